@@ -1,0 +1,52 @@
+# Thin wrapper over CMake. Every target that builds first makes sure the dependencies are there.
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+JOBS ?= $(shell nproc)
+PREFIX ?= /usr/local
+CMAKE_FLAGS ?=
+CTEST_FLAGS ?= --output-on-failure
+DEMO_DIR ?= $(BUILD)/demo-registry
+
+.PHONY: all deps build test test-asan demo bench fuzz install clean format
+
+all: build
+
+deps:
+	@scripts/setup-deps.sh
+
+$(BUILD)/CMakeCache.txt: | deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+
+build: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	cd $(BUILD) && ctest -j $(JOBS) $(CTEST_FLAGS)
+
+test-asan: deps
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTIMEF_SANITIZE=ON -DTIMEF_BUILD_BENCH=OFF $(CMAKE_FLAGS)
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		ctest -j $(JOBS) $(CTEST_FLAGS)
+
+demo: build
+	scripts/demo.sh $(BUILD)
+
+bench: build
+	@if [ -x scripts/bench.sh ]; then scripts/bench.sh $(BUILD); else echo "no benchmarks yet"; fi
+
+fuzz: deps
+	@if [ -d fuzz ]; then \
+		cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+			-DCMAKE_BUILD_TYPE=Debug -DTIMEF_BUILD_FUZZ=ON -DTIMEF_BUILD_TESTS=OFF -DTIMEF_BUILD_BENCH=OFF && \
+		cmake --build build-fuzz -j $(JOBS) && scripts/fuzz.sh build-fuzz; \
+	else echo "no fuzz targets yet"; fi
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+format:
+	find include src tools tests bench -name '*.h' -o -name '*.cc' | xargs clang-format -i
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz

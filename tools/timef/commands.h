@@ -1,0 +1,21 @@
+// Sub-command registration. Each command group lives in its own cmd_<group>.cc and adds itself
+// to the CLI11 app; the action it installs runs after parsing and returns the process exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <memory>
+
+namespace timef::cli {
+
+// Exit codes: 0 success, 1 the input is bad or an operation failed, 2 usage error.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitUsage = 2;
+
+// Set by the sub-command that parsing selected; called by main().
+using Action = std::function<int()>;
+
+void RegisterManifestCommands(CLI::App& app, Action& action);
+
+}  // namespace timef::cli
