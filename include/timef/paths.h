@@ -1,0 +1,28 @@
+// Relative paths and part numbers (FORMAT.md §2.2, §2.3).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace timef {
+
+// Part-file templates, each with its own 0-based counter.
+inline constexpr std::string_view kValuesShardTemplate = "time_series/part-{:08d}.parquet";
+inline constexpr std::string_view kTextPayloadTemplate = "payloads/text-{:08d}.parquet";
+inline constexpr std::string_view kOffsetsPayloadTemplate = "payloads/offsets-{:08d}.parquet";
+inline constexpr int64_t kMaxPartIndex = 99'999'999;
+
+// Renders `path_template` (which holds exactly one "{:08d}") with `index`.
+// Throws ValidationError naming the template and the index when index is outside 0..99,999,999.
+std::string PartPath(std::string_view path_template, int64_t index);
+
+// Throws ValidationError "<field>: <problem> (path '<path>')" unless `path` is a relative POSIX
+// path: non-empty, no leading '/', no '..' segment, and (DECIDE §2.2, adopted) no '\', NUL,
+// empty segment, '.' segment or trailing '/'.
+void CheckRelativePath(std::string_view field, std::string_view path);
+
+// Same rules; returns the problem ("" when the path is fine) instead of throwing.
+std::string RelativePathProblem(std::string_view path);
+
+}  // namespace timef
