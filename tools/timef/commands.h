@@ -16,6 +16,8 @@ inline constexpr int kExitUsage = 2;
 // Set by the sub-command that parsing selected; called by main().
 using Action = std::function<int()>;
 
-void RegisterManifestCommands(CLI::App& app, Action& action);
+// One per command group, each in its own cmd_<group>.cc.
+void RegisterManifestCommands(CLI::App& app, Action& action);  // timef manifest ...
+void RegisterParquetCommands(CLI::App& app, Action& action);   // timef parquet ...
 
 }  // namespace timef::cli
