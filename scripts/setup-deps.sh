@@ -46,6 +46,17 @@ fi
 
 sha_of() { sha256sum "$1" | cut -d' ' -f1; }
 
+# npm packages of the interop tests (independent Parquet readers/writers), pinned by the lockfile.
+node_dir="$root/tests/interop/node"
+if [ -f "$node_dir/package-lock.json" ]; then
+  if [ ! -f "$node_dir/node_modules/.package-lock.json" ] ||
+    ! cmp -s <(sha_of "$node_dir/package-lock.json") "$node_dir/node_modules/.timef-lock-sha256"; then
+    log "installing interop npm packages (tests/interop/node)"
+    (cd "$node_dir" && npm ci --silent --no-audit --no-fund >/dev/null)
+    sha_of "$node_dir/package-lock.json" >"$node_dir/node_modules/.timef-lock-sha256"
+  fi
+fi
+
 duckdb_ok() {
   [ -f "$deps_dir/include/duckdb.h" ] && [ -f "$deps_dir/lib/libduckdb.so" ] &&
     [ "$(sha_of "$deps_dir/include/duckdb.h")" = "$DUCKDB_HEADER_SHA256" ] &&
