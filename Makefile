@@ -6,6 +6,7 @@ PREFIX ?= /usr/local
 CMAKE_FLAGS ?=
 CTEST_FLAGS ?= --output-on-failure
 DEMO_DIR ?= $(BUILD)/demo-registry
+QUICK ?= 0
 
 .PHONY: all deps build test test-asan demo bench fuzz install clean format
 
@@ -33,7 +34,7 @@ demo: build
 	scripts/demo.sh $(BUILD)
 
 bench: build
-	@if [ -x scripts/bench.sh ]; then scripts/bench.sh $(BUILD); else echo "no benchmarks yet"; fi
+	QUICK=$(QUICK) scripts/bench.sh $(BUILD)
 
 fuzz: deps
 	@if [ -d fuzz ]; then \
