@@ -1,0 +1,12 @@
+// Manifest → JSON value in FORMAT.md key order. No validation beyond enum values being in range.
+#pragma once
+
+#include "timef/json.h"
+#include "timef/manifest.h"
+
+namespace timef::manifest_internal {
+
+// Throws ValidationError naming the JSON pointer of an enum value outside its declared range.
+Json EncodeManifest(const Manifest& manifest);
+
+}  // namespace timef::manifest_internal

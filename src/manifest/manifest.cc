@@ -1,0 +1,140 @@
+// Public entry points of manifest.h: validation, writer, reader.
+#include "timef/manifest.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <fstream>
+#include <sstream>
+
+#include "manifest/check.h"
+#include "manifest/decode.h"
+#include "manifest/encode.h"
+#include "manifest/problems.h"
+#include "timef/error.h"
+
+namespace timef {
+
+using manifest_internal::Problems;
+
+namespace {
+
+// ParseJsonStrict names the place as "<pointer>: <problem>" or "byte N: <problem>"; move a
+// pointer into the problem's pointer field so every error has one where one exists.
+ManifestProblem SyntaxProblem(const std::string& text) {
+  if (text.starts_with("/")) {
+    if (size_t colon = text.find(": "); colon != std::string::npos) {
+      return {ManifestProblem::Kind::kManifest, text.substr(0, colon), text.substr(colon + 2)};
+    }
+  }
+  return {ManifestProblem::Kind::kManifest, "", "invalid JSON: " + text};
+}
+
+[[noreturn]] void ThrowProblems(const std::vector<ManifestProblem>& problems,
+                                const std::filesystem::path& path) {
+  const ManifestProblem& first = problems.front();
+  std::string message = first.message;
+  if (problems.size() > 1) {
+    message += " (and " + std::to_string(problems.size() - 1) + " more problem" +
+               (problems.size() > 2 ? "s" : "") + ")";
+  }
+  ErrorSite site{path, "", first.pointer};
+  if (first.kind == ManifestProblem::Kind::kPath) throw ValidationError(site, message);
+  throw ManifestError(site, message);
+}
+
+template <typename T, typename Less>
+void SortBy(std::vector<T>& items, Less less) {
+  std::stable_sort(items.begin(), items.end(), less);
+}
+
+bool PathLess(const FilePart& a, const FilePart& b) { return a.path < b.path; }
+
+}  // namespace
+
+void SortManifestLists(Manifest& m) {
+  SortBy(m.schema.time_series_specs, [](const TimeSeriesSpec& a, const TimeSeriesSpec& b) {
+    return a.spec_type < b.spec_type;
+  });
+  SortBy(m.schema.annotations, [](const AnnotationDescriptor& a, const AnnotationDescriptor& b) {
+    return a.key < b.key;
+  });
+  SortBy(m.schema.tasks, [](TaskType a, TaskType b) { return ToString(a) < ToString(b); });
+  SortBy(m.files.time_series, PathLess);
+  SortBy(m.files.payloads, PathLess);
+  for (auto& [ref, pins] : m.payload_sources) SortBy(pins, PathLess);
+}
+
+std::vector<ManifestProblem> ValidateManifest(const Manifest& manifest) {
+  Problems problems;
+  manifest_internal::CheckManifestModel(manifest, problems);
+  return problems.Take();
+}
+
+ManifestCheck CheckManifest(std::string_view bytes) {
+  std::string syntax_problem;
+  std::optional<Json> document = ParseJsonStrict(bytes, &syntax_problem);
+  if (!document) return {std::nullopt, {SyntaxProblem(syntax_problem)}};
+  Problems problems;
+  Manifest manifest = manifest_internal::DecodeManifest(*document, problems);
+  // Value and cross-field rules read the decoded model, which is only whole without shape
+  // problems.
+  if (problems.empty()) manifest_internal::CheckManifestModel(manifest, problems);
+  if (!problems.empty()) return {std::nullopt, problems.Take()};
+  return {std::move(manifest), {}};
+}
+
+Json ManifestToJson(const Manifest& manifest) {
+  std::vector<ManifestProblem> problems = ValidateManifest(manifest);
+  if (!problems.empty()) {
+    const ManifestProblem& first = problems.front();
+    // A writer never emits an invalid manifest; whatever the rule, the caller's input is at fault.
+    throw ValidationError(
+        ErrorSite{std::nullopt, "manifest", first.pointer},
+        first.message + (problems.size() > 1
+                             ? " (and " + std::to_string(problems.size() - 1) + " more)"
+                             : std::string()));
+  }
+  return manifest_internal::EncodeManifest(manifest);
+}
+
+std::string WriteManifest(const Manifest& manifest) {
+  return WriteManifestJson(ManifestToJson(manifest));
+}
+
+Manifest ParseManifest(std::string_view bytes, const std::filesystem::path& path) {
+  ManifestCheck check = CheckManifest(bytes);
+  if (!check.manifest) ThrowProblems(check.problems, path);
+  return std::move(*check.manifest);
+}
+
+std::string ReadManifestBytes(const std::filesystem::path& path) {
+  std::error_code error;
+  std::filesystem::file_status status = std::filesystem::status(path, error);
+  if (status.type() == std::filesystem::file_type::not_found) {
+    throw FileError(ErrorSite{path, "", ""}, "no such file",
+                    std::make_error_code(std::errc::no_such_file_or_directory));
+  }
+  if (error) throw FileError(ErrorSite{path, "", ""}, "cannot stat: " + error.message(), error);
+  if (std::filesystem::is_directory(status)) {
+    throw FileError(ErrorSite{path, "", ""}, "is a directory, not a manifest file",
+                    std::make_error_code(std::errc::is_a_directory));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::error_code open_error(errno, std::generic_category());
+    throw FileError(ErrorSite{path, "", ""}, "cannot open: " + open_error.message(), open_error);
+  }
+  std::ostringstream content;
+  content << in.rdbuf();
+  if (in.bad()) {
+    throw FileError(ErrorSite{path, "", ""}, "read failed",
+                    std::make_error_code(std::errc::io_error));
+  }
+  return std::move(content).str();
+}
+
+Manifest ReadManifest(const std::filesystem::path& path) {
+  return ParseManifest(ReadManifestBytes(path), path);
+}
+
+}  // namespace timef
