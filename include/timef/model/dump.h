@@ -1,0 +1,25 @@
+// A canonical JSON rendering of a dataset, for round-trip tests and debugging.
+//
+// It holds every field that the round-trip guarantee (FORMAT.md §13) restores, in restored order:
+// records and tasks by ID, sibling sources by name (stable), signals by ID, annotations in attach
+// order. References appear as public IDs; an annotation reference as the path of its occurrence.
+// Shared objects appear once: axes and annotation contents are listed in first-seen order and
+// referred to by index, so a dump also shows which signals share an axis and which occurrences
+// share a content. Two datasets that a reader would treat as equal have equal dumps.
+#pragma once
+
+#include "timef/json.h"
+
+namespace timef::model {
+
+class Dataset;
+
+struct DumpOptions {
+  // Also render signal values (bit patterns for floats) and irregular offsets; loads lazy values.
+  bool values = false;
+};
+
+// Requires every record, signal and task to have an ID (ValidationError otherwise).
+Json DumpDataset(const Dataset& dataset, const DumpOptions& options = {});
+
+}  // namespace timef::model

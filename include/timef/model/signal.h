@@ -1,0 +1,91 @@
+// A leaf time series: name, spec, axis, number of timesteps, metadata, annotations and values.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "timef/json.h"
+#include "timef/model/annotation.h"
+#include "timef/model/import_marker.h"
+#include "timef/model/spec.h"
+#include "timef/model/time_axis.h"
+#include "timef/model/values.h"
+
+namespace timef::model {
+
+class Source;
+
+class Signal final : public Annotatable {
+ public:
+  // Checks the spec rules, n_values > 0, and that an irregular axis has n_values offsets.
+  // Throws ValidationError naming the signal and the field.
+  Signal(std::string name, std::shared_ptr<const Spec> spec, std::shared_ptr<const TimeAxis> axis,
+         int64_t n_values);
+  // n_values = values.size() / spec.StepWidth(); the values are conformed as by SetValues().
+  Signal(std::string name, std::shared_ptr<const Spec> spec, std::shared_ptr<const TimeAxis> axis,
+         ValueArray values);
+
+  // Public ID (> 0), or nullopt until assigned (Dataset::AssignIds).
+  std::optional<int64_t> id() const { return id_; }
+  void set_id(std::optional<int64_t> id);
+  const std::string& name() const { return name_; }
+  void set_name(std::string name);
+  const std::shared_ptr<const Spec>& spec() const { return spec_; }
+  const std::shared_ptr<const TimeAxis>& axis() const { return axis_; }
+  // Timesteps (not scalars).
+  int64_t n_values() const { return n_values_; }
+  // Free-text label of the raw recording; not a Source reference.
+  const std::optional<std::string>& source_id() const { return source_id_; }
+  void set_source_id(std::optional<std::string> label) { source_id_ = std::move(label); }
+  const Json& metadata() const { return metadata_; }
+  void set_metadata(Json metadata);
+  const std::optional<ImportMarker>& import_marker() const { return import_marker_; }
+  void set_import_marker(std::optional<ImportMarker> marker);
+
+  // The Source holding this signal, or null.
+  std::shared_ptr<Source> source() const { return source_.lock(); }
+
+  // ---- values ----
+  // Null until one of the setters below is called.
+  const std::shared_ptr<const SignalValues>& values() const { return values_; }
+  bool has_values() const { return values_ != nullptr; }
+  // Holds `values` in memory after ConformValues().
+  void SetValues(ValueArray values);
+  // The writer calls `loader` when it needs the values and conforms the result (LoadValues()).
+  void SetLoader(LoaderValues::Loader loader);
+  // Any other source, e.g. a reader's lazy handle; its values are trusted to fit the spec.
+  void SetValuesSource(std::shared_ptr<const SignalValues> source);
+
+  // Checks `values` against the spec and n_values and returns them in canonical form (enum labels
+  // become codes): dtype, n_values·StepWidth() scalars, validity of n_values bytes, no null in a
+  // non-nullable spec, enum codes/labels within the categories, bool values 0 or 1, str values
+  // UTF-8. Throws ValidationError naming the signal and "values".
+  ValueArray ConformValues(ValueArray values) const;
+  // Every value; a loader's result is conformed. ValidationError when no values were set.
+  std::shared_ptr<const ValueArray> LoadValues() const;
+  // Timesteps [begin, end): end is clamped to n_values; begin < 0 or begin > end raises
+  // ValidationError. An empty window keeps the dtype.
+  ValueArray ReadSteps(int64_t begin, int64_t end) const;
+
+  // "signal 5 'lead_I'", or "signal 'lead_I'" before an ID is assigned.
+  std::string Describe() const override;
+
+ private:
+  friend class Source;
+  void CheckShape() const;
+
+  std::optional<int64_t> id_;
+  std::string name_;
+  std::shared_ptr<const Spec> spec_;
+  std::shared_ptr<const TimeAxis> axis_;
+  int64_t n_values_ = 0;
+  std::optional<std::string> source_id_;
+  Json metadata_ = Json::object();
+  std::optional<ImportMarker> import_marker_;
+  std::shared_ptr<const SignalValues> values_;
+  std::weak_ptr<Source> source_;
+};
+
+}  // namespace timef::model

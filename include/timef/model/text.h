@@ -1,0 +1,95 @@
+// Text values of the model: held inline, or stored elsewhere and read on demand.
+//
+// A prompt, a rationale, a text target or an annotation's text value can live in a packed payload
+// file of a release. The reader hands such a value out without reading it (its length is known from
+// the catalog), so Text and TextList wrap either an inline value or a LazyText/LazyTextList source.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace timef::model {
+
+// A string stored outside the model. Implementations (the reader's text handles) must be
+// thread-compatible and must not cache unless asked to load.
+class LazyText {
+ public:
+  virtual ~LazyText() = default;
+  // UTF-8 bytes, known without reading.
+  virtual int64_t size() const = 0;
+  // Reads the value (each call may read storage again).
+  virtual std::string Read() const = 0;
+  // True when `other` names the same stored value (same row of the same file), so the two are equal
+  // without reading either.
+  virtual bool SameStoredValue(const LazyText& other) const { return false; }
+};
+
+// A list of strings stored outside the model.
+class LazyTextList {
+ public:
+  virtual ~LazyTextList() = default;
+  // Number of elements, known without reading.
+  virtual int64_t size() const = 0;
+  virtual std::vector<std::string> Read() const = 0;
+  virtual bool SameStoredValue(const LazyTextList& other) const { return false; }
+};
+
+// UTF-8 text: inline, or lazy. Compares by content; unequal sizes compare unequal without a read.
+class Text {
+ public:
+  Text() = default;
+  Text(std::string value) : value_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Text(std::string_view value) : value_(value) {}        // NOLINT(google-explicit-constructor)
+  Text(const char* value) : value_(value) {}             // NOLINT(google-explicit-constructor)
+  // A value that `source` reads on demand. `source` must not be null.
+  static Text Lazy(std::shared_ptr<const LazyText> source);
+
+  // UTF-8 bytes; never reads.
+  int64_t size() const;
+  bool empty() const { return size() == 0; }
+  // True when the value is held in memory.
+  bool is_loaded() const { return lazy_ == nullptr; }
+  // The value (a copy when inline; a read of the source when lazy).
+  std::string Read() const;
+  // The inline value, or nullptr when lazy.
+  const std::string* inline_value() const { return lazy_ ? nullptr : &value_; }
+  // The lazy source, or null when inline.
+  const std::shared_ptr<const LazyText>& lazy_source() const { return lazy_; }
+
+  friend bool operator==(const Text& a, const Text& b);
+  friend bool operator==(const Text& a, std::string_view b);
+
+ private:
+  std::string value_;
+  std::shared_ptr<const LazyText> lazy_;
+};
+
+// A list of UTF-8 strings: inline, or lazy. Compares by content like Text.
+class TextList {
+ public:
+  TextList() = default;
+  TextList(std::vector<std::string> values)  // NOLINT(google-explicit-constructor)
+      : values_(std::move(values)) {}
+  TextList(std::initializer_list<std::string> values) : values_(values) {}
+  static TextList Lazy(std::shared_ptr<const LazyTextList> source);
+
+  // Number of elements; never reads.
+  int64_t size() const;
+  bool empty() const { return size() == 0; }
+  bool is_loaded() const { return lazy_ == nullptr; }
+  std::vector<std::string> Read() const;
+  const std::vector<std::string>* inline_value() const { return lazy_ ? nullptr : &values_; }
+  const std::shared_ptr<const LazyTextList>& lazy_source() const { return lazy_; }
+
+  friend bool operator==(const TextList& a, const TextList& b);
+  friend bool operator==(const TextList& a, const std::vector<std::string>& b);
+
+ private:
+  std::vector<std::string> values_;
+  std::shared_ptr<const LazyTextList> lazy_;
+};
+
+}  // namespace timef::model

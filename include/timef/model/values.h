@@ -1,0 +1,154 @@
+// Signal values: a typed array with per-step validity, and the abstract source a Signal reads its
+// values from (in memory, a loader the writer calls once, or a lazy reader handle).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <typeinfo>
+#include <variant>
+#include <vector>
+
+#include "timef/model/spec.h"
+
+namespace timef::model {
+
+// A flat array of scalars of one dtype, with optional validity (one byte per timestep, 1 =
+// present, 0 = null; empty = every step present). A spec with a value_shape stores StepWidth()
+// scalars per step, step-major. Storage per dtype: bool and uint8 → uint8_t (bool holds 0 or 1),
+// int8…uint32 and float32/float64 → the matching C++ type, str → std::string, enum → int32 codes
+// into the spec's categories, or labels (std::string) until Signal::ConformValues maps them.
+class ValueArray {
+ public:
+  using Data = std::variant<std::vector<uint8_t>, std::vector<int8_t>, std::vector<int16_t>,
+                            std::vector<int32_t>, std::vector<uint16_t>, std::vector<uint32_t>,
+                            std::vector<float>, std::vector<double>, std::vector<std::string>>;
+
+  ValueArray();  // empty float32
+  // Throws ValidationError when `data` is not the storage of `dtype`.
+  ValueArray(DType dtype, Data data, std::vector<uint8_t> validity = {});
+
+  static ValueArray Bools(const std::vector<bool>& values, std::vector<uint8_t> validity = {});
+  static ValueArray EnumCodes(std::vector<int32_t> codes, std::vector<uint8_t> validity = {});
+  static ValueArray EnumLabels(std::vector<std::string> labels, std::vector<uint8_t> validity = {});
+  // Numeric and str arrays by C++ type: int8_t … uint32_t, float (float32), double (float64),
+  // std::string (str). uint8_t gives uint8 (use Bools for bool).
+  template <class T>
+  static ValueArray Of(std::vector<T> values, std::vector<uint8_t> validity = {});
+
+  DType dtype() const { return dtype_; }
+  // Number of scalars.
+  int64_t size() const;
+  const Data& data() const { return data_; }
+  // True for an enum array that holds labels rather than codes.
+  bool holds_enum_labels() const;
+  const std::vector<uint8_t>& validity() const { return validity_; }
+  bool has_validity() const { return !validity_.empty(); }
+  // Whether timestep `step` holds a value.
+  bool IsValid(int64_t step) const { return validity_.empty() || validity_[step] != 0; }
+  int64_t null_count() const;
+
+  // The scalars as T; throws Error when the storage is not std::vector<T>.
+  template <class T>
+  std::span<const T> values() const;
+
+  // Timesteps [begin, end) of an array with `step_width` scalars per step (bounds clamped to the
+  // array). Keeps the dtype when empty.
+  ValueArray SliceSteps(int64_t begin, int64_t end, int64_t step_width) const;
+
+  // Bit-exact comparison: floats compare by bit pattern (NaN payloads, -0.0 ≠ +0.0).
+  friend bool operator==(const ValueArray& a, const ValueArray& b);
+
+ private:
+  DType dtype_;
+  Data data_;
+  std::vector<uint8_t> validity_;
+};
+
+// Where a Signal's values come from.
+class SignalValues {
+ public:
+  virtual ~SignalValues() = default;
+  // Every value. In-memory sources return the held array; a loader source calls its loader on
+  // every call (the writer calls it once and keeps nothing); a reader source decodes.
+  virtual std::shared_ptr<const ValueArray> Load() const = 0;
+  // Timesteps [begin, end) with `step_width` scalars per step, 0 ≤ begin ≤ end ≤ n_values. The
+  // default loads everything and slices; a lazy reader decodes only the chunks that intersect.
+  virtual ValueArray ReadSteps(int64_t begin, int64_t end, int64_t step_width) const;
+  // True when Load() reads nothing.
+  virtual bool is_loaded() const = 0;
+};
+
+// Values held in memory (already conformed to their signal's spec).
+class InMemoryValues final : public SignalValues {
+ public:
+  explicit InMemoryValues(ValueArray values)
+      : values_(std::make_shared<const ValueArray>(std::move(values))) {}
+  std::shared_ptr<const ValueArray> Load() const override { return values_; }
+  bool is_loaded() const override { return true; }
+
+ private:
+  std::shared_ptr<const ValueArray> values_;
+};
+
+// Values produced by a callback when the writer needs them.
+class LoaderValues final : public SignalValues {
+ public:
+  using Loader = std::function<ValueArray()>;
+  explicit LoaderValues(Loader loader) : loader_(std::move(loader)) {}
+  std::shared_ptr<const ValueArray> Load() const override;
+  bool is_loaded() const override { return false; }
+  // Calls the loader and returns its array without a copy.
+  ValueArray Run() const { return loader_(); }
+
+ private:
+  Loader loader_;
+};
+
+// ---- template definitions ----
+
+namespace values_detail {
+template <class T>
+constexpr DType DTypeOf() {
+  if constexpr (std::is_same_v<T, int8_t>)
+    return DType::kInt8;
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return DType::kInt16;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return DType::kInt32;
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return DType::kUint8;
+  else if constexpr (std::is_same_v<T, uint16_t>)
+    return DType::kUint16;
+  else if constexpr (std::is_same_v<T, uint32_t>)
+    return DType::kUint32;
+  else if constexpr (std::is_same_v<T, float>)
+    return DType::kFloat32;
+  else if constexpr (std::is_same_v<T, double>)
+    return DType::kFloat64;
+  else if constexpr (std::is_same_v<T, std::string>)
+    return DType::kStr;
+  else
+    static_assert(sizeof(T) == 0, "no dtype stores this C++ type");
+}
+
+[[noreturn]] void ThrowStorageMismatch(DType dtype, std::string_view requested);
+}  // namespace values_detail
+
+template <class T>
+ValueArray ValueArray::Of(std::vector<T> values, std::vector<uint8_t> validity) {
+  return ValueArray(values_detail::DTypeOf<T>(), Data(std::move(values)), std::move(validity));
+}
+
+template <class T>
+std::span<const T> ValueArray::values() const {
+  const auto* held = std::get_if<std::vector<T>>(&data_);
+  if (held == nullptr) values_detail::ThrowStorageMismatch(dtype_, typeid(T).name());
+  return std::span<const T>(*held);
+}
+
+}  // namespace timef::model

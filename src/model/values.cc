@@ -1,0 +1,141 @@
+#include "timef/model/values.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "model/checks.h"
+#include "timef/error.h"
+
+namespace timef::model {
+namespace {
+
+// Index into ValueArray::Data of the storage each dtype uses (enum: codes; labels are index 8).
+size_t StorageIndex(DType dtype) {
+  switch (dtype) {
+    case DType::kBool:
+    case DType::kUint8:
+      return 0;
+    case DType::kInt8:
+      return 1;
+    case DType::kInt16:
+      return 2;
+    case DType::kInt32:
+    case DType::kEnum:
+      return 3;
+    case DType::kUint16:
+      return 4;
+    case DType::kUint32:
+      return 5;
+    case DType::kFloat32:
+      return 6;
+    case DType::kFloat64:
+      return 7;
+    case DType::kStr:
+      return 8;
+  }
+  return 0;
+}
+
+constexpr size_t kStringIndex = 8;
+
+template <class T>
+bool SameBits(const std::vector<T>& a, const std::vector<T>& b) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    return a == b;
+  } else {
+    return a.size() == b.size() &&
+           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+  }
+}
+
+}  // namespace
+
+namespace values_detail {
+void ThrowStorageMismatch(DType dtype, std::string_view requested) {
+  throw Error("value array: values of a " + std::string(ToString(dtype)) +
+              " array are not stored as " + std::string(requested));
+}
+}  // namespace values_detail
+
+ValueArray::ValueArray() : dtype_(DType::kFloat32), data_(std::vector<float>()) {}
+
+ValueArray::ValueArray(DType dtype, Data data, std::vector<uint8_t> validity)
+    : dtype_(dtype), data_(std::move(data)), validity_(std::move(validity)) {
+  size_t held = data_.index();
+  bool fits = held == StorageIndex(dtype) || (dtype == DType::kEnum && held == kStringIndex);
+  if (!fits) {
+    internal::Fail("value array", "dtype",
+                   "the storage does not hold " + std::string(ToString(dtype)) + " values");
+  }
+}
+
+ValueArray ValueArray::Bools(const std::vector<bool>& values, std::vector<uint8_t> validity) {
+  std::vector<uint8_t> bytes(values.begin(), values.end());
+  return ValueArray(DType::kBool, Data(std::move(bytes)), std::move(validity));
+}
+
+ValueArray ValueArray::EnumCodes(std::vector<int32_t> codes, std::vector<uint8_t> validity) {
+  return ValueArray(DType::kEnum, Data(std::move(codes)), std::move(validity));
+}
+
+ValueArray ValueArray::EnumLabels(std::vector<std::string> labels, std::vector<uint8_t> validity) {
+  return ValueArray(DType::kEnum, Data(std::move(labels)), std::move(validity));
+}
+
+int64_t ValueArray::size() const {
+  return std::visit([](const auto& v) { return static_cast<int64_t>(v.size()); }, data_);
+}
+
+bool ValueArray::holds_enum_labels() const {
+  return dtype_ == DType::kEnum && data_.index() == kStringIndex;
+}
+
+int64_t ValueArray::null_count() const {
+  return static_cast<int64_t>(std::count(validity_.begin(), validity_.end(), uint8_t{0}));
+}
+
+ValueArray ValueArray::SliceSteps(int64_t begin, int64_t end, int64_t step_width) const {
+  int64_t steps = step_width > 0 ? size() / step_width : 0;
+  begin = std::clamp<int64_t>(begin, 0, steps);
+  end = std::clamp<int64_t>(end, begin, steps);
+  Data sliced = std::visit(
+      [&](const auto& v) -> Data {
+        using Vector = std::decay_t<decltype(v)>;
+        return Vector(v.begin() + begin * step_width, v.begin() + end * step_width);
+      },
+      data_);
+  std::vector<uint8_t> validity;
+  if (!validity_.empty()) {
+    auto held = static_cast<int64_t>(validity_.size());
+    validity.assign(validity_.begin() + std::min(begin, held),
+                    validity_.begin() + std::min(end, held));
+  }
+  ValueArray out;
+  out.dtype_ = dtype_;
+  out.data_ = std::move(sliced);
+  out.validity_ = std::move(validity);
+  return out;
+}
+
+bool operator==(const ValueArray& a, const ValueArray& b) {
+  if (a.dtype_ != b.dtype_ || a.data_.index() != b.data_.index() || a.validity_ != b.validity_) {
+    return false;
+  }
+  return std::visit(
+      [&](const auto& left) {
+        using Vector = std::decay_t<decltype(left)>;
+        return SameBits(left, std::get<Vector>(b.data_));
+      },
+      a.data_);
+}
+
+ValueArray SignalValues::ReadSteps(int64_t begin, int64_t end, int64_t step_width) const {
+  return Load()->SliceSteps(begin, end, step_width);
+}
+
+std::shared_ptr<const ValueArray> LoaderValues::Load() const {
+  return std::make_shared<const ValueArray>(loader_());
+}
+
+}  // namespace timef::model

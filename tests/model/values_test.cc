@@ -1,0 +1,160 @@
+// Value arrays, conforming values to a signal's spec, loaders and step windows.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "test_util.h"
+#include "timef/model.h"
+
+namespace timef::model {
+namespace {
+
+std::shared_ptr<Signal> SignalOf(Spec spec, int64_t n_values) {
+  return std::make_shared<Signal>("s", Spec::Make(std::move(spec)), TimeAxis::Ordinal(), n_values);
+}
+
+TEST(ValueArrayTest, StorageMustFitTheDtype) {
+  EXPECT_VALIDATION_ERROR(ValueArray(DType::kFloat64, std::vector<float>{1.0f}), "value array",
+                          "dtype");
+  EXPECT_VALIDATION_ERROR(ValueArray(DType::kStr, std::vector<int32_t>{1}), "value array", "dtype");
+  EXPECT_NO_THROW(ValueArray(DType::kBool, std::vector<uint8_t>{1, 0}));
+  EXPECT_NO_THROW(ValueArray(DType::kEnum, std::vector<std::string>{"a"}));
+  auto array = ValueArray::Of<uint16_t>({1, 2, 3});
+  EXPECT_EQ(array.dtype(), DType::kUint16);
+  EXPECT_EQ(array.size(), 3);
+  EXPECT_EQ(array.values<uint16_t>()[2], 3);
+  EXPECT_THROW(array.values<int16_t>(), Error);
+}
+
+TEST(ValueArrayTest, EqualityIsBitExact) {
+  const double nan_a = std::numeric_limits<double>::quiet_NaN();
+  uint64_t bits;
+  std::memcpy(&bits, &nan_a, sizeof bits);
+  bits ^= 1;  // another NaN payload
+  double nan_b;
+  std::memcpy(&nan_b, &bits, sizeof bits);
+  EXPECT_EQ(ValueArray::Of<double>({nan_a, -0.0}), ValueArray::Of<double>({nan_a, -0.0}));
+  EXPECT_FALSE(ValueArray::Of<double>({nan_a}) == ValueArray::Of<double>({nan_b}));
+  EXPECT_FALSE(ValueArray::Of<double>({0.0}) == ValueArray::Of<double>({-0.0}));
+  EXPECT_FALSE(ValueArray::Of<double>({1.0}) == ValueArray::Of<double>({1.0}, {1}));
+  EXPECT_FALSE(ValueArray::Of<int32_t>({1}) == ValueArray::EnumCodes({1}));
+}
+
+TEST(ValueArrayTest, SliceKeepsDtypeShapeAndValidity) {
+  auto array = ValueArray::Of<float>({0, 1, 2, 3, 4, 5}, {1, 0, 1});
+  auto middle = array.SliceSteps(1, 3, 2);
+  EXPECT_EQ(middle, ValueArray::Of<float>({2, 3, 4, 5}, {0, 1}));
+  auto empty = array.SliceSteps(2, 2, 2);
+  EXPECT_EQ(empty.dtype(), DType::kFloat32);
+  EXPECT_EQ(empty.size(), 0);
+}
+
+TEST(ConformValuesTest, DtypeAndCountMustMatch) {
+  auto signal = SignalOf({.spec_type = "x", .dtype = DType::kFloat32}, 3);
+  EXPECT_VALIDATION_ERROR(signal->SetValues(ValueArray::Of<double>({1, 2, 3})), "signal 's'",
+                          "values");
+  EXPECT_VALIDATION_ERROR(signal->SetValues(ValueArray::Of<float>({1, 2})), "signal 's'", "values");
+  auto image = SignalOf({.spec_type = "img", .dtype = DType::kUint8, .value_shape = {2, 2}}, 2);
+  EXPECT_NO_THROW(image->SetValues(ValueArray::Of<uint8_t>({1, 2, 3, 4, 5, 6, 7, 8})));
+  EXPECT_VALIDATION_ERROR(image->SetValues(ValueArray::Of<uint8_t>({1, 2, 3, 4})), "signal 's'",
+                          "values");
+}
+
+TEST(ConformValuesTest, NullsOnlyInNullableSpecs) {
+  auto strict = SignalOf({.spec_type = "x"}, 3);
+  EXPECT_VALIDATION_ERROR_MSG(strict->SetValues(ValueArray::Of<float>({1, 2, 3}, {1, 0, 1})),
+                              "signal 's'", "values.validity[1]", "not nullable");
+  // All-present validity is accepted on a non-nullable spec.
+  EXPECT_NO_THROW(strict->SetValues(ValueArray::Of<float>({1, 2, 3}, {1, 1, 1})));
+  auto nullable = SignalOf({.spec_type = "x", .nullable = true}, 3);
+  EXPECT_NO_THROW(nullable->SetValues(ValueArray::Of<float>({1, 0, 3}, {1, 0, 1})));
+  EXPECT_VALIDATION_ERROR(nullable->SetValues(ValueArray::Of<float>({1, 0, 3}, {1, 0})),
+                          "signal 's'", "values.validity");
+}
+
+TEST(ConformValuesTest, EnumLabelsBecomeCodesAndMustBeCategories) {
+  auto signal = SignalOf(
+      {.spec_type = "r", .dtype = DType::kEnum, .categories = {"N", "AF"}, .nullable = true}, 3);
+  signal->SetValues(ValueArray::EnumLabels({"AF", "???", "N"}, {1, 0, 1}));
+  auto stored = signal->LoadValues();
+  EXPECT_FALSE(stored->holds_enum_labels());
+  EXPECT_EQ(*stored, ValueArray::EnumCodes({1, 0, 0}, {1, 0, 1}));
+  EXPECT_VALIDATION_ERROR_MSG(signal->SetValues(ValueArray::EnumLabels({"AF", "X", "N"})),
+                              "signal 's'", "values[1]", "'X' is not one of the categories");
+  EXPECT_VALIDATION_ERROR(signal->SetValues(ValueArray::EnumCodes({0, 2, 1})), "signal 's'",
+                          "values[1]");
+  EXPECT_VALIDATION_ERROR(signal->SetValues(ValueArray::EnumCodes({0, -1, 1})), "signal 's'",
+                          "values[1]");
+}
+
+TEST(ConformValuesTest, BoolsAreZeroOrOneAndStringsAreUtf8) {
+  auto flags = SignalOf({.spec_type = "f", .dtype = DType::kBool}, 2);
+  EXPECT_VALIDATION_ERROR(flags->SetValues(ValueArray(DType::kBool, std::vector<uint8_t>{1, 2})),
+                          "signal 's'", "values[1]");
+  auto text = SignalOf({.spec_type = "t", .dtype = DType::kStr}, 2);
+  EXPECT_VALIDATION_ERROR(text->SetValues(ValueArray::Of<std::string>({"ok", "bad\xc3"})),
+                          "signal 's'", "values[1]");
+  EXPECT_NO_THROW(text->SetValues(ValueArray::Of<std::string>({"", "ü"})));
+}
+
+TEST(SignalValuesTest, ConstructorDerivesNValuesFromValues) {
+  auto spec = Spec::Make({.spec_type = "img", .dtype = DType::kUint8, .value_shape = {3}});
+  Signal signal("s", spec, TimeAxis::Ordinal(), ValueArray::Of<uint8_t>({1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(signal.n_values(), 2);
+  EXPECT_TRUE(signal.values()->is_loaded());
+  EXPECT_VALIDATION_ERROR(Signal("e", spec, TimeAxis::Ordinal(), ValueArray::Of<uint8_t>({})),
+                          "signal 'e'", "n_values");
+}
+
+TEST(SignalValuesTest, LoaderIsCalledOnEachLoadAndItsResultIsConformed) {
+  auto signal = SignalOf({.spec_type = "x"}, 2);
+  int calls = 0;
+  signal->SetLoader([&calls] {
+    ++calls;
+    return ValueArray::Of<float>({1, 2});
+  });
+  EXPECT_FALSE(signal->values()->is_loaded());
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(*signal->LoadValues(), ValueArray::Of<float>({1, 2}));
+  EXPECT_EQ(calls, 1);
+  signal->SetLoader([] { return ValueArray::Of<float>({1, 2, 3}); });
+  EXPECT_VALIDATION_ERROR(signal->LoadValues(), "signal 's'", "values");
+  EXPECT_VALIDATION_ERROR(signal->SetLoader(nullptr), "signal 's'", "values");
+  auto bare = SignalOf({.spec_type = "x"}, 2);
+  EXPECT_VALIDATION_ERROR(bare->LoadValues(), "signal 's'", "values");
+}
+
+// A reader-style lazy source: counts how many steps it was asked for.
+class WindowedValues : public SignalValues {
+ public:
+  std::shared_ptr<const ValueArray> Load() const override {
+    return std::make_shared<const ValueArray>(ValueArray::Of<float>({0, 1, 2, 3, 4}));
+  }
+  ValueArray ReadSteps(int64_t begin, int64_t end, int64_t step_width) const override {
+    requested.emplace_back(begin, end);
+    return Load()->SliceSteps(begin, end, step_width);
+  }
+  bool is_loaded() const override { return false; }
+  mutable std::vector<std::pair<int64_t, int64_t>> requested;
+};
+
+TEST(SignalValuesTest, ReadStepsClampsAndRejectsBadWindows) {
+  auto signal = SignalOf({.spec_type = "x"}, 5);
+  auto source = std::make_shared<WindowedValues>();
+  signal->SetValuesSource(source);
+  EXPECT_EQ(signal->ReadSteps(1, 3), ValueArray::Of<float>({1, 2}));
+  EXPECT_EQ(signal->ReadSteps(3, 100), ValueArray::Of<float>({3, 4}));  // clamped
+  auto empty = signal->ReadSteps(2, 2);
+  EXPECT_EQ(empty.size(), 0);
+  EXPECT_EQ(empty.dtype(), DType::kFloat32);
+  EXPECT_EQ(signal->ReadSteps(7, 9).size(), 0);  // past the end
+  EXPECT_EQ(source->requested.front(), std::make_pair(int64_t{1}, int64_t{3}));
+  EXPECT_EQ(source->requested[1], std::make_pair(int64_t{3}, int64_t{5}));
+  EXPECT_VALIDATION_ERROR(signal->ReadSteps(3, 2), "signal 's'", "steps");
+  EXPECT_VALIDATION_ERROR(signal->ReadSteps(-1, 2), "signal 's'", "steps");
+}
+
+}  // namespace
+}  // namespace timef::model
