@@ -1,0 +1,128 @@
+// Decoding the rows [first, last) of one column chunk into a ColumnData: walks the pages (all of
+// them in order, or only those the OffsetIndex names), turns definition levels into validity and
+// repetition levels into list offsets, and decodes values straight into the output buffers.
+//
+// Levels (per ColumnDescriptor): with d_list = (list nullable ? 1 : 0), a list row with
+// definition level < d_list is a null list, == d_list an empty list, d_list + 1 with nullable
+// elements a null element, and the maximum a present element. Repetition level 0 starts a row.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "parquet/column_data.h"
+#include "parquet/errors.h"
+#include "parquet/file_io.h"
+#include "parquet/metadata.h"
+#include "parquet/reader_levels.h"
+#include "parquet/reader_page.h"
+#include "parquet/reader_page_index.h"
+#include "parquet/reader_values.h"
+#include "parquet/schema.h"
+
+namespace timef::parquet {
+
+// The most levels (values including nulls) a data page may declare. Decoding allocates output as
+// levels are decoded, and run-length encoding can declare billions in a few bytes, so this bounds
+// what one page can make the reader allocate (about 512 MiB of 8-byte values) while staying far
+// above what writers put in a page.
+inline constexpr std::int64_t kMaxPageValues = std::int64_t{1} << 26;
+
+// Counters a test or a higher layer can assert on instead of timing.
+struct ReaderStats {
+  std::uint64_t data_pages_decoded = 0;        // data pages whose levels or values were decoded
+  std::uint64_t data_pages_skipped = 0;        // passed over by a scan without decoding values
+  std::uint64_t dictionary_pages_decoded = 0;  // dictionary pages decoded (not served from cache)
+  std::uint64_t offset_indexes_loaded = 0;     // OffsetIndex structures read and parsed
+  std::uint64_t bytes_decompressed = 0;        // output bytes of decompression
+  std::uint64_t io_reads = 0;                  // reads the reader issued to its file
+  std::uint64_t io_bytes = 0;                  // bytes those reads covered
+};
+
+// The bytes [offset, offset + length) of `file`: a view when the file is in memory (mmap), else
+// read into `scratch` (grown, never shrunk). Counts the access in `stats`. A range outside the
+// file is a FormatError located by `context`, raised before anything is allocated.
+std::span<const std::byte> ReadFileRange(const RandomAccessFile& file, std::uint64_t offset,
+                                         std::uint64_t length, std::vector<std::byte>& scratch,
+                                         ReaderStats& stats, const ErrorContext& context);
+
+// What the chunk decoder needs to know about one column chunk.
+struct ChunkInfo {
+  const ColumnDescriptor* column = nullptr;
+  CompressionCodec codec = CompressionCodec::kUncompressed;
+  std::int64_t num_rows = 0;    // of the row group
+  std::int64_t num_values = 0;  // ColumnMetaData.num_values (levels in the chunk)
+  ChunkRange range;             // the chunk's pages in the file
+  std::pair<std::int64_t, std::int64_t> key{-1, -1};  // (row group, column), for caching
+  ErrorContext context;                               // file, row group and column
+};
+
+// Reusable decoding state (scratch buffers, decoders, the last chunk's dictionary). Not
+// thread-safe: use one per thread.
+class ColumnChunkReader {
+ public:
+  ColumnChunkReader(const RandomAccessFile& file, ReaderStats& stats, bool verify_crc)
+      : file_(file), stats_(stats), verify_crc_(verify_crc) {}
+
+  // Rows [first, last) of the chunk into `out` (cleared first). With `index` (validated), only
+  // the pages holding those rows, and the dictionary page when they need it, are read and
+  // decoded; without, the chunk is read and scanned from its start, skipping pages before the
+  // range as cheaply as their headers allow. REQUIRES: 0 <= first <= last <= info.num_rows.
+  void Read(const ChunkInfo& info, const OffsetIndex* index, std::int64_t first, std::int64_t last,
+            ColumnData& out);
+
+ private:
+  struct PageResult {
+    std::int64_t rows_started = 0;  // levels with repetition level 0 that were looked at
+    bool complete = false;          // every level of the page was looked at
+  };
+
+  std::span<const std::byte> ReadBytes(std::uint64_t offset, std::uint64_t length,
+                                       std::vector<std::byte>& scratch);
+  // The page's uncompressed content (see PageDecompressor::Content), counted in the stats.
+  std::span<const std::byte> Content(const RawPage& page);
+  void ScanChunk(std::int64_t first, std::int64_t last, ColumnData& out);
+  void ReadIndexedPages(const OffsetIndex& index, std::int64_t first, std::int64_t last,
+                        ColumnData& out);
+  void LoadDictionaryPage(const RawPage& page);
+  void EnsureDictionaryBefore(std::uint64_t first_data_page);
+  std::int64_t CountPageRows(const RawPage& page, bool must_start_row);
+  // Sets up levels_ and values_ for a data page; returns its level count.
+  std::size_t StartDataPage(const RawPage& page, bool with_values);
+  PageResult DecodeDataPage(const RawPage& page, std::int64_t rows_before, std::int64_t first,
+                            std::int64_t last, bool must_start_row, ColumnData& out);
+  void DecodeFlat(std::size_t num_levels, std::int64_t rows_before, std::int64_t first,
+                  std::int64_t last, ColumnData& out);
+  PageResult DecodeList(std::size_t num_levels, std::int64_t rows_before, std::int64_t first,
+                        std::int64_t last, bool must_start_row, ColumnData& out);
+  // Decodes `present` values into the `slots` new slots at the end of `out`, whose validity
+  // (when the slots can be null) is `validity`; null slots get zeros or empty byte arrays.
+  void AppendSlots(std::size_t slots, std::size_t present, const std::uint8_t* validity,
+                   ColumnData& out);
+  ErrorContext PageContext(const RawPage& page) const;
+
+  const RandomAccessFile& file_;
+  ReaderStats& stats_;
+  bool verify_crc_;
+
+  const ChunkInfo* info_ = nullptr;
+  std::int32_t width_ = 0;  // slot width (0 for BYTE_ARRAY)
+  std::int64_t slots_ = 0;  // slots in the output so far
+  PageDecompressor decompressor_;
+  Dictionary dictionary_;
+  std::pair<std::int64_t, std::int64_t> dictionary_key_{-1, -1};
+  ValuesDecoder values_;
+  LevelDecoder repetition_;
+  LevelDecoder definition_;
+  std::vector<std::int16_t> rep_batch_;
+  std::vector<std::int16_t> def_batch_;
+  std::vector<std::uint8_t> valid_batch_;
+  ByteArrays byte_scratch_;
+  std::vector<std::byte> page_bytes_;
+  std::vector<std::byte> dictionary_bytes_;
+};
+
+}  // namespace timef::parquet

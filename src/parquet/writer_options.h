@@ -1,0 +1,74 @@
+// The knobs of the Parquet file writer. Defaults follow FORMAT.md §7.2–§7.3 (the TimeF values
+// shards): zstd level 19, 16 KiB data pages cut at row boundaries, v1 data page headers,
+// dictionaries up to 1 MiB, byte-array bounds truncated to 64 bytes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parquet/metadata.h"
+#include "parquet/schema.h"
+#include "timef/error.h"
+
+namespace timef::parquet {
+
+enum class DataPageVersion : std::int8_t { kV1 = 1, kV2 = 2 };
+
+struct ColumnWriteOptions {
+  // PLAIN (any type); RLE_DICTIONARY (all but BOOLEAN); RLE (BOOLEAN); DELTA_BINARY_PACKED (INT32,
+  // INT64); DELTA_LENGTH_BYTE_ARRAY (BYTE_ARRAY); DELTA_BYTE_ARRAY (BYTE_ARRAY,
+  // FIXED_LEN_BYTE_ARRAY); BYTE_STREAM_SPLIT (FLOAT, DOUBLE).
+  Encoding encoding = Encoding::kPlain;
+  // RLE_DICTIONARY only: a column chunk whose PLAIN dictionary would exceed
+  // WriterOptions::dictionary_limit_bytes is written whole with this encoding instead (it must
+  // fit the type and not be RLE_DICTIONARY). std::nullopt keeps the dictionary however large.
+  std::optional<Encoding> dictionary_fallback = Encoding::kPlain;
+  // BYTE_ARRAY with RLE_DICTIONARY only: every dictionary starts with these entries in this
+  // order (distinct), used or not, e.g. the categories of an enum.
+  std::vector<std::string> dictionary_preset;
+
+  bool operator==(const ColumnWriteOptions&) const = default;
+};
+
+// "timef version <x.y.z>".
+std::string DefaultCreatedBy();
+
+struct WriterOptions {
+  // UNCOMPRESSED, ZSTD, SNAPPY, GZIP or LZ4_RAW; every page (dictionary and data) uses it.
+  CompressionCodec compression = CompressionCodec::kZstd;
+  int compression_level = 19;  // ZSTD 1..22 (negative = fast modes, 0 = library default)
+  // A data page is closed before a row that would push its estimated uncompressed size past this
+  // (unless the page is still empty, so one large row makes one page).
+  std::int64_t data_page_target_bytes = 16 * 1024;
+  std::int64_t dictionary_limit_bytes = 1024 * 1024;
+  DataPageVersion data_page_version = DataPageVersion::kV1;
+  // BYTE_ARRAY min/max longer than this are truncated to valid bounds (is_*_value_exact = false);
+  // 0 keeps them whole.
+  std::size_t statistics_truncate_bytes = 64;
+  // Empty (every column PLAIN) or one entry per schema column.
+  std::vector<ColumnWriteOptions> columns;
+  std::vector<KeyValue> key_value_metadata;
+  std::string created_by = DefaultCreatedBy();
+  // Names the output in error messages (e.g. its path); may be empty.
+  std::string name;
+};
+
+// A ValidationError about `column` of the output called `output_name` ("" when unnamed).
+ValidationError WriterError(const std::string& output_name, const std::string& column,
+                            std::string_view problem);
+
+// Throws timef::ValidationError naming the column when `options` do not fit `column` (encoding
+// or fallback unsuitable for the physical type, a preset on a non-dictionary column, ...).
+void ValidateColumnOptions(const ColumnDescriptor& column, const ColumnWriteOptions& options,
+                           const std::string& output_name);
+
+// Throws timef::ValidationError for options outside their ranges, a schema the writer cannot
+// write (no columns, duplicate or empty names, INT96, a FIXED_LEN_BYTE_ARRAY without a width) or
+// a per-column options list of the wrong length.
+void ValidateWriterSetup(const std::vector<ColumnDescriptor>& schema, const WriterOptions& options);
+
+}  // namespace timef::parquet

@@ -1,0 +1,226 @@
+#include "parquet/encoding_dictionary.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "parquet/encoding_plain.h"
+#include "parquet/encoding_test_util.h"
+
+namespace timef::parquet {
+namespace {
+
+using testing::Bytes;
+using testing::FuzzMutations;
+using testing::kDistributions;
+using testing::kSizes;
+using testing::MakeFloats;
+using testing::MakeIntegers;
+using testing::SameArrays;
+using testing::SameBits;
+
+// Writer path (builder -> dictionary page + index data) and reader path (page -> decoder).
+template <typename T>
+void CheckRoundTrip(const std::vector<T>& values) {
+  DictionaryBuilder<T> builder;
+  std::vector<uint32_t> indices;
+  builder.Put(std::span<const T>(values), indices);
+  ASSERT_EQ(indices.size(), values.size());
+  std::vector<std::byte> page;
+  builder.AppendDictionaryPage(page);
+  ASSERT_EQ(page.size(), builder.dictionary_bytes());
+  std::vector<std::byte> data;
+  AppendDictionaryIndices(indices, static_cast<uint32_t>(builder.size()), data);
+
+  std::vector<T> dictionary;
+  DecodeDictionaryPage(page, builder.size(), dictionary);
+  DictionaryDecoder<T> decoder(dictionary, data);
+  std::vector<T> out(values.size());
+  decoder.Decode(out);
+  EXPECT_TRUE(SameBits(values, out));
+  EXPECT_EQ(decoder.bytes_consumed(), data.size());
+}
+
+TEST(EncodingDictionary, NumbersRoundTrip) {
+  for (size_t n : kSizes) {
+    for (auto d : kDistributions) {
+      CheckRoundTrip(MakeIntegers<int32_t>(n, d, n + 1));
+      CheckRoundTrip(MakeIntegers<int64_t>(n, d, n + 2));
+    }
+    CheckRoundTrip(MakeFloats<float>(n, n + 3));
+    CheckRoundTrip(MakeFloats<double>(n, n + 4));
+  }
+}
+
+TEST(EncodingDictionary, FloatsAreKeyedByBitPattern) {
+  const double nan_a = std::bit_cast<double>(uint64_t{0x7FF8000000000001});
+  const double nan_b = std::bit_cast<double>(uint64_t{0x7FF8000000000002});
+  const double nan_neg = std::bit_cast<double>(uint64_t{0xFFF8000000000001});
+  const std::vector<double> values = {0.0,   -0.0, nan_a, nan_b, nan_neg,  0.0,
+                                      nan_a, -0.0, 1.5,   nan_b, INFINITY, -INFINITY};
+  DictionaryBuilder<double> builder;
+  std::vector<uint32_t> indices;
+  builder.Put(std::span<const double>(values), indices);
+  EXPECT_EQ(builder.size(), 8u);
+  EXPECT_EQ(indices, (std::vector<uint32_t>{0, 1, 2, 3, 4, 0, 2, 1, 5, 3, 6, 7}));
+  EXPECT_EQ(builder.dictionary_bytes(), 64u);
+  CheckRoundTrip(values);
+
+  DictionaryBuilder<float> floats;
+  EXPECT_EQ(floats.Put(0.0f), 0u);
+  EXPECT_EQ(floats.Put(-0.0f), 1u);
+  EXPECT_EQ(floats.Put(std::bit_cast<float>(0x7FC00000u)), 2u);
+  EXPECT_EQ(floats.Put(std::bit_cast<float>(0x7FC00001u)), 3u);
+  EXPECT_EQ(floats.Put(std::bit_cast<float>(0x7FC00000u)), 2u);
+}
+
+TEST(EncodingDictionary, InsertionOrderAndPreseeding) {
+  // A writer can seed the dictionary (e.g. categories in a fixed order) before the data.
+  ByteArrayDictionaryBuilder builder;
+  for (std::string_view s : {"low", "mid", "high"}) {
+    builder.Put(std::span<const std::byte>(reinterpret_cast<const std::byte*>(s.data()), s.size()));
+  }
+  ByteArrays data;
+  for (std::string_view s : {"high", "high", "low", "new", "", "mid", ""}) data.Append(s);
+  std::vector<uint32_t> indices;
+  builder.Put(data.view(), indices);
+  EXPECT_EQ(indices, (std::vector<uint32_t>{2, 2, 0, 3, 4, 1, 4}));
+  EXPECT_EQ(builder.size(), 5u);
+  EXPECT_EQ(builder.dictionary_bytes(), 4u * 5 + 3 + 3 + 4 + 3 + 0);
+  std::vector<std::byte> page;
+  builder.AppendDictionaryPage(page);
+  EXPECT_EQ(page.size(), builder.dictionary_bytes());
+  ByteArrays dictionary;
+  DecodeDictionaryPage(page, 5, dictionary);
+  EXPECT_EQ(dictionary.str(0), "low");
+  EXPECT_EQ(dictionary.str(3), "new");
+  EXPECT_EQ(dictionary.str(4), "");
+  builder.Clear();
+  EXPECT_EQ(builder.size(), 0u);
+  EXPECT_EQ(builder.dictionary_bytes(), 0u);
+}
+
+TEST(EncodingDictionary, ByteArraysRoundTripInPieces) {
+  for (size_t n : kSizes) {
+    if (n == 100000) continue;
+    const ByteArrays values = testing::MakeStrings(n, n + 17);
+    ByteArrayDictionaryBuilder builder;
+    std::vector<uint32_t> indices;
+    builder.Put(values.view(), indices);
+    std::vector<std::byte> page, data;
+    builder.AppendDictionaryPage(page);
+    AppendDictionaryIndices(indices, static_cast<uint32_t>(builder.size()), data);
+    ByteArrays dictionary;
+    DecodeDictionaryPage(page, builder.size(), dictionary);
+    ByteArrayDictionaryDecoder decoder(dictionary.view(), data);
+    ByteArrays out;
+    const size_t first = n / 2;
+    decoder.Decode(first, out);
+    decoder.Skip(0);
+    decoder.Decode(n - first, out);
+    EXPECT_TRUE(SameArrays(values, out));
+  }
+}
+
+TEST(EncodingDictionary, ManyDistinctValuesGrowTheTable) {
+  const auto values = MakeIntegers<int64_t>(100000, testing::Distribution::kFullRange, 99);
+  DictionaryBuilder<int64_t> builder;
+  std::vector<uint32_t> indices;
+  builder.Put(std::span<const int64_t>(values), indices);
+  EXPECT_EQ(builder.size(), 100000u);
+  EXPECT_EQ(builder.dictionary_bytes(), 800000u);
+  for (size_t i = 0; i < values.size(); ++i) ASSERT_EQ(indices[i], i);
+  CheckRoundTrip(values);
+}
+
+TEST(EncodingDictionary, FixedLenRoundTrip) {
+  std::mt19937_64 rng(5);
+  const size_t width = 16;
+  std::vector<std::byte> values(width * 500);
+  for (size_t i = 0; i < 500; ++i) {
+    const uint64_t key = rng() % 37;
+    for (size_t k = 0; k < width; ++k) values[i * width + k] = static_cast<std::byte>(key * 13 + k);
+  }
+  FixedLenDictionaryBuilder builder(width);
+  std::vector<uint32_t> indices;
+  builder.Put(values, indices);
+  EXPECT_LE(builder.size(), 37u);
+  std::vector<std::byte> page, data;
+  builder.AppendDictionaryPage(page);
+  AppendDictionaryIndices(indices, static_cast<uint32_t>(builder.size()), data);
+  std::vector<std::byte> dictionary;
+  DecodeDictionaryPage(page, builder.size(), width, dictionary);
+  FixedLenDictionaryDecoder decoder(dictionary, width, data);
+  std::vector<std::byte> out(values.size());
+  decoder.Decode(out);
+  EXPECT_EQ(out, values);
+}
+
+TEST(EncodingDictionary, RejectsMalformedInput) {
+  std::vector<int32_t> dict;
+  // More values than the page holds: rejected before allocating.
+  EXPECT_THROW(DecodeDictionaryPage(Bytes({1, 0, 0, 0}), 2, dict), DecodeError);
+  EXPECT_THROW(DecodeDictionaryPage(Bytes({1, 0, 0, 0}), size_t{1} << 60, dict), DecodeError);
+  ByteArrays strings;
+  EXPECT_THROW(DecodeDictionaryPage(Bytes({1, 0, 0, 0, 'a'}), 1u << 30, strings), DecodeError);
+  EXPECT_THROW(DecodeDictionaryPage(Bytes({9, 0, 0, 0, 'a'}), 1, strings), DecodeError);
+  std::vector<std::byte> fixed;
+  EXPECT_THROW(DecodeDictionaryPage(Bytes({1, 2, 3}), 1, 4, fixed), DecodeError);
+  EXPECT_THROW(DecodeDictionaryPage(Bytes({1, 2, 3}), 1, 0, fixed), DecodeError);
+
+  // Index past the dictionary (RLE run of 7 at width 3 with 5 entries).
+  const std::vector<int32_t> five = {10, 20, 30, 40, 50};
+  const auto bad_rle = Bytes({3, 0x10, 0x07});
+  DictionaryDecoder<int32_t> decoder(five, bad_rle);
+  std::vector<int32_t> out(8);
+  EXPECT_THROW(decoder.Decode(out), DecodeError);
+  // Same in a bit-packed run: 0..7 at width 3.
+  const auto bad_packed = Bytes({3, 0x03, 0x88, 0xC6, 0xFA});
+  DictionaryDecoder<int32_t> packed_decoder(five, bad_packed);
+  EXPECT_THROW(packed_decoder.Decode(out), DecodeError);
+  // An empty dictionary has no valid index.
+  const auto zeros = Bytes({0, 0x10});
+  DictionaryDecoder<int32_t> empty(std::span<const int32_t>(), zeros);
+  EXPECT_THROW(empty.Decode(out), DecodeError);
+  // Bit width byte above 32.
+  EXPECT_THROW(DictionaryDecoder<int32_t>(five, Bytes({40, 0x10, 0})), DecodeError);
+  ByteArrays dictionary;
+  dictionary.Append(std::string_view("x"));
+  ByteArrayDictionaryDecoder strings_decoder(dictionary.view(), bad_rle);
+  EXPECT_THROW(strings_decoder.Decode(8, strings), DecodeError);
+}
+
+TEST(EncodingDictionary, MutatedInputsThrowOrDecode) {
+  const auto values = MakeIntegers<int32_t>(400, testing::Distribution::kSmallRange, 8);
+  DictionaryBuilder<int32_t> builder;
+  std::vector<uint32_t> indices;
+  builder.Put(std::span<const int32_t>(values), indices);
+  std::vector<std::byte> page, data;
+  builder.AppendDictionaryPage(page);
+  AppendDictionaryIndices(indices, static_cast<uint32_t>(builder.size()), data);
+  std::vector<int32_t> dictionary;
+  DecodeDictionaryPage(page, builder.size(), dictionary);
+  FuzzMutations(data, 3000, 31, [&](std::span<const std::byte> mutated) {
+    DictionaryDecoder<int32_t> decoder(dictionary, mutated);
+    std::vector<int32_t> out(400);
+    decoder.Decode(out);
+  });
+  FuzzMutations(page, 2000, 32, [&](std::span<const std::byte> mutated) {
+    std::vector<int32_t> dict;
+    DecodeDictionaryPage(mutated, builder.size(), dict);
+  });
+  const ByteArrays strings = testing::MakeStrings(50, 3);
+  ByteArrayDictionaryBuilder string_builder;
+  std::vector<uint32_t> string_indices;
+  string_builder.Put(strings.view(), string_indices);
+  std::vector<std::byte> string_page;
+  string_builder.AppendDictionaryPage(string_page);
+  FuzzMutations(string_page, 2000, 33, [&](std::span<const std::byte> mutated) {
+    ByteArrays dict;
+    DecodeDictionaryPage(mutated, string_builder.size(), dict);
+  });
+}
+
+}  // namespace
+}  // namespace timef::parquet
