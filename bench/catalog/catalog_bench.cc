@@ -1,0 +1,160 @@
+// Catalog write and hydration (issue 4): 2,000 records × 12 signals written; 10,000 records
+// hydrated (all, and 100 scattered IDs batched vs one at a time); 200,000 classification tasks on
+// 10,000 records written and hydrated.
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "catalog/duckdb_database.h"
+#include "catalog/hydrate.h"
+#include "catalog/model_writer.h"
+#include "timef/model.h"
+
+namespace timef::catalog {
+namespace {
+
+std::filesystem::path Scratch(const std::string& name) {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / "timef-catalog-bench";
+  std::filesystem::create_directories(dir);
+  std::filesystem::path path = dir / name;
+  std::filesystem::remove(path);
+  return path;
+}
+
+ModelWriteOptions OneChunkEach() {
+  ModelWriteOptions options;
+  auto row = std::make_shared<int64_t>(0);
+  options.chunks = [row](const model::Signal& signal) {
+    const int64_t r = (*row)++;
+    return std::vector<ChunkLocator>{ChunkLocator{
+        .value_path = "time_series/part-" + std::string(8 - std::to_string(r / 4096).size(), '0') +
+                      std::to_string(r / 4096) + ".parquet",
+        .major = (r % 4096) / 128,
+        .minor = r % 128,
+        .n_values = signal.n_values()}};
+  };
+  return options;
+}
+
+// `records` records, each with one device source holding `signals` signals on a shared axis and
+// one record annotation; `tasks` classification tasks over them.
+std::unique_ptr<model::Dataset> MakeDataset(int records, int signals, int tasks) {
+  auto d = std::make_unique<model::Dataset>("bench/catalog", "1.0.0");
+  auto spec = model::Spec::Make({.spec_type = "ecg_lead", .name = "ECG lead", .unit = "mV"});
+  auto axis = model::TimeAxis::Regular(4000);
+  auto label =
+      std::make_shared<model::AnnotationContent>("label", model::AnnotationValue::OfText("normal"));
+  std::vector<std::shared_ptr<model::Record>> all;
+  for (int r = 0; r < records; ++r) {
+    auto record = d->AddRecord();
+    record->set_start_time_us(1700000000000000 + r);
+    record->set_metadata(Json{{"subject", r}});
+    auto device = record->AddSource("device");
+    for (int s = 0; s < signals; ++s) {
+      device->AddSignal(
+          std::make_shared<model::Signal>("lead" + std::to_string(s), spec, axis, 5000));
+    }
+    record->Annotate(label);
+    all.push_back(std::move(record));
+  }
+  for (int t = 0; t < tasks; ++t) {
+    auto task = d->AddTask(model::TaskType::kClassification);
+    task->AddInput(all[t % records]);
+    task->set_prompt(model::Text("Rhythm?"));
+    task->set_split(t % 10 == 0 ? model::Split::kTest : model::Split::kTrain);
+    task->AddTarget(model::TaskTarget::OfText(t % 3 == 0 ? "afib" : "normal"));
+  }
+  return d;
+}
+
+void BM_WriteRecords(benchmark::State& state) {
+  auto d = MakeDataset(2000, 12, 0);
+  for (auto _ : state) {
+    const auto path = Scratch("write.duckdb");
+    WriteCatalog(path, *d, OneChunkEach());
+  }
+  state.SetItemsProcessed(state.iterations() * 2000 * 12);
+}
+BENCHMARK(BM_WriteRecords)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+const std::filesystem::path& TenThousand() {
+  static const std::filesystem::path path = [] {
+    auto d = MakeDataset(10000, 12, 200000);
+    auto path = Scratch("read.duckdb");
+    WriteCatalog(path, *d, OneChunkEach());
+    return path;
+  }();
+  return path;
+}
+
+void BM_HydrateAllRecords(benchmark::State& state) {
+  Database db = Database::Open(TenThousand(), AccessMode::kReadOnly);
+  CatalogHydrator hydrator{Connection(db)};
+  for (auto _ : state) {
+    int64_t n = 0;
+    hydrator.ForEachRecordBatch([&](std::vector<std::shared_ptr<model::Record>> batch) {
+      n += static_cast<int64_t>(batch.size());
+    });
+    benchmark::DoNotOptimize(n);
+  }
+  state.SetItemsProcessed(state.iterations() * 10000);
+}
+BENCHMARK(BM_HydrateAllRecords)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+std::vector<int64_t> ScatteredIds() {
+  std::mt19937_64 random(7);
+  std::vector<int64_t> ids;
+  for (int i = 0; i < 100; ++i) ids.push_back(1 + static_cast<int64_t>(random() % 10000));
+  return ids;
+}
+
+void BM_Hydrate100ByIdBatched(benchmark::State& state) {
+  Database db = Database::Open(TenThousand(), AccessMode::kReadOnly);
+  CatalogHydrator hydrator{Connection(db)};
+  const std::vector<int64_t> ids = ScatteredIds();
+  for (auto _ : state) benchmark::DoNotOptimize(hydrator.RecordsById(ids));
+}
+BENCHMARK(BM_Hydrate100ByIdBatched)->Unit(benchmark::kMillisecond);
+
+void BM_Hydrate100ByIdOneAtATime(benchmark::State& state) {
+  Database db = Database::Open(TenThousand(), AccessMode::kReadOnly);
+  CatalogHydrator hydrator{Connection(db)};
+  const std::vector<int64_t> ids = ScatteredIds();
+  for (auto _ : state) {
+    for (int64_t id : ids) benchmark::DoNotOptimize(hydrator.RecordsById(std::vector<int64_t>{id}));
+  }
+}
+BENCHMARK(BM_Hydrate100ByIdOneAtATime)->Unit(benchmark::kMillisecond);
+
+void BM_WriteTasks(benchmark::State& state) {
+  auto d = MakeDataset(10000, 1, 200000);
+  for (auto _ : state) {
+    const auto path = Scratch("tasks.duckdb");
+    WriteCatalog(path, *d, OneChunkEach());
+  }
+  state.SetItemsProcessed(state.iterations() * 200000);
+}
+BENCHMARK(BM_WriteTasks)->Unit(benchmark::kMillisecond)->Iterations(2);
+
+void BM_HydrateAllTasks(benchmark::State& state) {
+  Database db = Database::Open(TenThousand(), AccessMode::kReadOnly);
+  CatalogHydrator hydrator{Connection(db)};
+  for (auto _ : state) {
+    int64_t n = 0;
+    hydrator.ForEachTaskBatch({}, [&](std::vector<std::shared_ptr<model::Task>> batch) {
+      n += static_cast<int64_t>(batch.size());
+    });
+    benchmark::DoNotOptimize(n);
+  }
+  state.SetItemsProcessed(state.iterations() * 200000);
+}
+BENCHMARK(BM_HydrateAllTasks)->Unit(benchmark::kMillisecond)->Iterations(2);
+
+}  // namespace
+}  // namespace timef::catalog
+
+BENCHMARK_MAIN();

@@ -1,0 +1,143 @@
+#include "catalog/audit_probe.h"
+
+#include <algorithm>
+#include <string>
+
+#include "catalog/catalog_schema.h"
+#include "catalog/duckdb_result.h"
+
+namespace timef::catalog::audit {
+
+void Fail(const Context& ctx, std::string_view invariant, std::string_view where, int64_t count,
+          std::string_view what, const std::vector<std::string>& examples) {
+  std::string problem = std::to_string(count) + " " + std::string(what);
+  if (!examples.empty()) {
+    problem += " (e.g. ";
+    for (size_t i = 0; i < examples.size() && i < kMaxExamples; ++i) {
+      if (i > 0) problem += ", ";
+      problem += examples[i];
+    }
+    problem += ")";
+  }
+  throw AuditError(ErrorSite{.file = ctx.path, .where = std::string(where)}, std::string(invariant),
+                   problem);
+}
+
+void FailIfAny(const Context& ctx, std::string_view invariant, std::string_view where,
+               std::string_view what, const std::vector<std::string>& offenders) {
+  if (offenders.empty()) return;
+  Fail(ctx, invariant, where, static_cast<int64_t>(offenders.size()), what, offenders);
+}
+
+ProbeBatch& ProbeBatch::Add(std::string_view where, std::string_view what, std::string_view sql) {
+  items_.push_back(Item{std::string(where), std::string(what), std::string(sql)});
+  return *this;
+}
+
+void ProbeBatch::Run() {
+  for (const Item& item : items_) {
+    // The common case is a clean catalog: one cheap query per probe. Counting runs only for a
+    // probe that found something.
+    std::vector<std::string> examples;
+    {
+      Result result =
+          ctx_.connection.Query("SELECT DISTINCT CAST(x AS VARCHAR), x FROM (" + item.sql +
+                                    ") t(x) ORDER BY x LIMIT " + std::to_string(kMaxExamples),
+                                invariant_ + " " + item.where);
+      while (auto chunk = result.Next()) {
+        auto example = chunk->Varchar(0);
+        for (idx_t row = 0; row < chunk->size(); ++row) {
+          examples.push_back(example.IsNull(row) ? "NULL" : std::string(example.Get(row)));
+        }
+      }
+    }
+    if (examples.empty()) continue;
+    Result counted = ctx_.connection.Query("SELECT count(*) FROM (" + item.sql + ")",
+                                           invariant_ + " " + item.where);
+    auto chunk = counted.Next();
+    int64_t count = chunk ? chunk->Int64(0).Get(0) : static_cast<int64_t>(examples.size());
+    Fail(ctx_, invariant_, item.where, count, item.what, examples);
+  }
+}
+
+void Probe(const Context& ctx, std::string_view invariant, std::string_view where,
+           std::string_view what, std::string_view sql) {
+  ProbeBatch(ctx, invariant).Add(where, what, sql).Run();
+}
+
+namespace {
+
+Cell Render(const Chunk& chunk, const ResultColumn& column, idx_t index, idx_t row) {
+  auto join = [](const auto& list) {
+    std::string out = "[";
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (i > 0) out += ",";
+      if constexpr (std::is_same_v<std::decay_t<decltype(list[i])>, std::string>) {
+        out += list[i];
+      } else {
+        out += std::to_string(list[i]);
+      }
+    }
+    return out + "]";
+  };
+  switch (column.kind) {
+    case ColumnKind::kBigint: {
+      auto c = chunk.Int64(index);
+      return c.IsNull(row) ? Cell() : Cell(std::to_string(c.Get(row)));
+    }
+    case ColumnKind::kBoolean: {
+      auto c = chunk.Bool(index);
+      return c.IsNull(row) ? Cell() : Cell(c.Get(row) ? "true" : "false");
+    }
+    case ColumnKind::kVarchar: {
+      auto c = chunk.Varchar(index);
+      return c.IsNull(row) ? Cell() : Cell(std::string(c.Get(row)));
+    }
+    case ColumnKind::kBigintList: {
+      auto c = chunk.Int64List(index);
+      return c.IsNull(row) ? Cell() : Cell(join(c.Get(row)));
+    }
+    case ColumnKind::kVarcharList: {
+      auto c = chunk.VarcharList(index);
+      return c.IsNull(row) ? Cell() : Cell(join(c.Get(row)));
+    }
+    case ColumnKind::kDouble:
+    case ColumnKind::kOther:
+      break;
+  }
+  // Only reached through a query of this module with a column type Rows() does not render.
+  throw Error("audit: cannot render column " + column.name + " of type " + column.type_name);
+}
+
+}  // namespace
+
+std::vector<Row> Rows(const Context& ctx, std::string_view sql, std::string_view what) {
+  Result result = ctx.connection.Query(sql, what);
+  std::vector<Row> rows;
+  while (auto chunk = result.Next()) {
+    for (idx_t row = 0; row < chunk->size(); ++row) {
+      Row cells;
+      cells.reserve(result.column_count());
+      for (idx_t c = 0; c < result.column_count(); ++c) {
+        cells.push_back(Render(*chunk, result.column(c), c, row));
+      }
+      rows.push_back(std::move(cells));
+    }
+  }
+  return rows;
+}
+
+std::string SqlList(const std::vector<std::string>& values) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += SqlQuote(values[i]);
+  }
+  return out;
+}
+
+std::string Violates(std::string_view condition) {
+  return "NOT coalesce((" + std::string(condition) + "), false)";
+}
+
+}  // namespace timef::catalog::audit

@@ -1,0 +1,54 @@
+// Read access to a committed catalog: a fork-safe read-only session whose first open runs the
+// checks of FORMAT.md §6.1 against what the manifest says.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog_session.h"
+
+namespace timef::catalog {
+
+// One entry of metadata.parents / one row of dataset_parents.
+struct ParentRow {
+  std::string alias;
+  std::string dataset_id;
+  std::string version;
+  bool operator==(const ParentRow&) const = default;
+};
+
+// What the manifest says the catalog must describe.
+struct CatalogIdentity {
+  std::string dataset_id;
+  std::string dataset_version;
+  std::vector<ParentRow> parents;
+};
+
+// The checks of §6.1, raising FormatError that names table and column: control_metadata exists
+// (else the file is not a TimeF catalog), schema_version is 1 (the message names the found and the
+// supported version), every table and view of §6.3/§6.5 has its columns with their types (one
+// query on duckdb_columns()), the datasets row equals the identity and dataset_parents equals
+// its parents in order.
+void CheckCatalog(Connection& connection, const CatalogIdentity& expected);
+
+class CatalogReader {
+ public:
+  // Opens nothing yet (FORMAT.md §11: opening a release opens no catalog).
+  CatalogReader(std::filesystem::path path, CatalogIdentity expected);
+
+  // Opens the catalog read-only if needed; the first open runs CheckCatalog(). Missing file:
+  // FileError. Not a DuckDB file or not a TimeF catalog: FormatError. During a fork: ReaderError.
+  CatalogLease Lease() { return session_->Lease(); }
+  // Closes the connection; a read in flight in another thread raises ReaderError; the next Lease()
+  // reopens.
+  void Close() { session_->Close(); }
+  bool is_open() { return session_->is_open(); }
+  const std::filesystem::path& path() const { return session_->path(); }
+
+ private:
+  std::shared_ptr<CatalogSession> session_;
+};
+
+}  // namespace timef::catalog

@@ -1,0 +1,184 @@
+#include "catalog/hydrate.h"
+
+#include <algorithm>
+#include <string>
+
+#include "catalog/duckdb_result.h"
+#include "catalog/duckdb_statement.h"
+#include "catalog/hydrate_graph.h"
+#include "timef/error.h"
+
+namespace timef::catalog {
+namespace {
+
+std::vector<int64_t> Column(Result result) {
+  std::vector<int64_t> out;
+  while (std::optional<Chunk> chunk = result.Next()) {
+    auto column = chunk->Int64(0);
+    for (idx_t row = 0; row < chunk->size(); ++row) out.push_back(column.Get(row));
+  }
+  return out;
+}
+
+}  // namespace
+
+CatalogHydrator::CatalogHydrator(Connection connection, HydrateOptions options)
+    : connection_(std::move(connection)), options_(std::move(options)) {}
+
+int64_t CatalogHydrator::RecordCount() {
+  return Column(connection_.Query("SELECT count(*)::BIGINT FROM records", "records")).at(0);
+}
+
+std::vector<std::shared_ptr<model::Record>> CatalogHydrator::RecordsInReadOrder(int64_t begin,
+                                                                                int64_t count) {
+  PreparedStatement statement = connection_.Prepare(
+      "SELECT record_key FROM records WHERE read_order >= $1 AND read_order < $2 "
+      "ORDER BY read_order",
+      "records");
+  statement.BindInt64(1, begin).BindInt64(2, begin + count);
+  const std::vector<int64_t> keys = Column(statement.Execute());
+  HydrateGraph graph(connection_, options_);
+  graph.LoadRecords(keys);
+  std::vector<std::shared_ptr<model::Record>> out;
+  out.reserve(keys.size());
+  for (int64_t key : keys) out.push_back(graph.record(key));
+  return out;
+}
+
+std::vector<std::shared_ptr<model::Record>> CatalogHydrator::RecordsById(
+    std::span<const int64_t> ids) {
+  PreparedStatement statement = connection_.Prepare(
+      "SELECT q.id, r.record_key FROM (SELECT unnest($1::BIGINT[]) AS id, "
+      "unnest(range(len($1::BIGINT[]))) AS i) q LEFT JOIN records r ON r.record_id = q.id "
+      "ORDER BY q.i",
+      "records");
+  statement.BindInt64List(1, ids);
+  Result result = statement.Execute();
+  std::vector<int64_t> keys;
+  std::vector<int64_t> missing;
+  while (std::optional<Chunk> chunk = result.Next()) {
+    auto id = chunk->Int64(0);
+    auto key = chunk->Int64(1);
+    for (idx_t row = 0; row < chunk->size(); ++row) {
+      if (key.IsNull(row)) {
+        missing.push_back(id.Get(row));
+      } else {
+        keys.push_back(key.Get(row));
+      }
+    }
+  }
+  if (!missing.empty()) {
+    std::string list;
+    for (int64_t id : missing) list += (list.empty() ? "" : ", ") + std::to_string(id);
+    throw NotFoundError({.object = "records", .where = "record_id"}, "unknown record IDs: " + list);
+  }
+  HydrateGraph graph(connection_, options_);
+  graph.LoadRecords(keys);
+  std::vector<std::shared_ptr<model::Record>> out;
+  out.reserve(keys.size());
+  for (int64_t key : keys) out.push_back(graph.record(key));
+  return out;
+}
+
+void CatalogHydrator::ForEachRecordBatch(
+    const std::function<void(std::vector<std::shared_ptr<model::Record>>)>& batch) {
+  const int64_t total = RecordCount();
+  const int64_t size = std::max<int64_t>(1, options_.record_batch);
+  for (int64_t begin = 0; begin < total; begin += size) batch(RecordsInReadOrder(begin, size));
+}
+
+std::vector<std::shared_ptr<model::Task>> CatalogHydrator::Tasks(const TaskFilter& filter,
+                                                                 int64_t after_task_id,
+                                                                 int64_t limit) {
+  std::string sql = "SELECT t.task_key FROM tasks t WHERE t.task_id > $1";
+  int param = 2;
+  const int split_param = filter.split ? param++ : 0;
+  const int type_param = filter.type ? param++ : 0;
+  const int inputs_param = filter.inputs.empty() ? 0 : param++;
+  const int limit_param = param;
+  if (split_param) sql += " AND t.split = $" + std::to_string(split_param);
+  if (type_param) sql += " AND t.task_type = $" + std::to_string(type_param);
+  if (inputs_param) {
+    sql +=
+        " AND t.task_key IN (SELECT rr.task_key FROM task_record_refs rr JOIN records r ON "
+        "r.record_key = rr.record_key JOIN (SELECT unnest($" +
+        std::to_string(inputs_param) +
+        "::BIGINT[]) AS id) q ON r.record_id = q.id WHERE rr.field = 'inputs')";
+  }
+  sql += " ORDER BY t.task_id LIMIT $" + std::to_string(limit_param);
+  PreparedStatement statement = connection_.Prepare(sql, "tasks");
+  statement.BindInt64(1, after_task_id);
+  if (split_param) statement.BindVarchar(split_param, model::ToString(*filter.split));
+  if (type_param) statement.BindVarchar(type_param, model::ToString(*filter.type));
+  if (inputs_param) statement.BindInt64List(inputs_param, filter.inputs);
+  statement.BindInt64(limit_param, limit);
+  const std::vector<int64_t> keys = Column(statement.Execute());
+  HydrateGraph graph(connection_, options_);
+  graph.LoadTasks(keys);
+  std::vector<std::shared_ptr<model::Task>> out;
+  out.reserve(keys.size());
+  for (int64_t key : keys) out.push_back(graph.task(key));
+  return out;
+}
+
+void CatalogHydrator::ForEachTaskBatch(
+    const TaskFilter& filter,
+    const std::function<void(std::vector<std::shared_ptr<model::Task>>)>& batch) {
+  const int64_t size = std::max<int64_t>(1, options_.task_batch);
+  int64_t after = 0;
+  while (true) {
+    std::vector<std::shared_ptr<model::Task>> tasks = Tasks(filter, after, size);
+    if (tasks.empty()) return;
+    after = *tasks.back()->id();
+    const bool last = static_cast<int64_t>(tasks.size()) < size;
+    batch(std::move(tasks));
+    if (last) return;
+  }
+}
+
+std::unique_ptr<model::Dataset> CatalogHydrator::ReadDataset() {
+  HydrateGraph graph(connection_, options_);
+  model::Dataset& dataset = graph.dataset();
+  {
+    Result r = connection_.Query(
+        "SELECT alias, dataset_id, version FROM dataset_parents ORDER BY position",
+        "dataset_parents");
+    while (std::optional<Chunk> chunk = r.Next()) {
+      for (idx_t row = 0; row < chunk->size(); ++row) {
+        dataset.AddParent(model::ParentRelease{std::string(chunk->Varchar(0).Get(row)),
+                                               std::string(chunk->Varchar(1).Get(row)),
+                                               std::string(chunk->Varchar(2).Get(row))});
+      }
+    }
+  }
+  {
+    Result r = connection_.Query(
+        "SELECT key, TRY_CAST(value AS BIGINT) FROM control_metadata WHERE key LIKE 'max_%'",
+        "control_metadata");
+    model::IdHighWater marks;
+    while (std::optional<Chunk> chunk = r.Next()) {
+      for (idx_t row = 0; row < chunk->size(); ++row) {
+        std::string_view key = chunk->Varchar(0).Get(row);
+        const int64_t value = chunk->Int64(1).Optional(row).value_or(0);
+        if (key == "max_record_id") marks.max_record_id = value;
+        if (key == "max_signal_id") marks.max_signal_id = value;
+        if (key == "max_task_id") marks.max_task_id = value;
+      }
+    }
+    dataset.set_id_base(marks);
+  }
+  graph.LoadDatasetAnnotations();
+  const std::vector<int64_t> records =
+      Column(connection_.Query("SELECT record_key FROM records ORDER BY read_order", "records"));
+  graph.LoadRecords(records);
+  for (int64_t key : records) dataset.AddRecord(graph.record(key));
+  const std::vector<int64_t> tasks =
+      Column(connection_.Query("SELECT task_key FROM tasks ORDER BY task_id", "tasks"));
+  graph.LoadTasks(tasks);
+  for (int64_t key : tasks) dataset.AddTask(graph.task(key));
+  graph.LoadRegistered();
+  for (const auto& annotation : graph.registered()) dataset.RegisterAnnotation(annotation);
+  return graph.TakeDataset();
+}
+
+}  // namespace timef::catalog

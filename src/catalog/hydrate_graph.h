@@ -1,0 +1,66 @@
+// The object graph one hydration call builds: objects by storage key, so that every reference
+// inside the call resolves to the same object.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "catalog/duckdb_database.h"
+#include "catalog/hydrate.h"
+#include "timef/model.h"
+
+namespace timef::catalog {
+
+class HydrateGraph {
+ public:
+  HydrateGraph(Connection& connection, const HydrateOptions& options);
+
+  // Builds the records of `record_keys` (keys already built are skipped) with everything under
+  // them and their annotations.
+  void LoadRecords(const std::vector<int64_t>& record_keys);
+  // Builds the tasks of `task_keys` plus every task they reach through from_tasks or annotation
+  // references, the records those tasks reference, registered and dataset annotations.
+  void LoadTasks(const std::vector<int64_t>& task_keys);
+  // Attaches the dataset's own annotations to dataset() (once).
+  void LoadDatasetAnnotations();
+  // Builds the registered annotations (once).
+  void LoadRegistered();
+
+  model::Dataset& dataset() { return *dataset_; }
+  std::unique_ptr<model::Dataset> TakeDataset() { return std::move(dataset_); }
+  int64_t dataset_key() const { return dataset_key_; }
+  const std::shared_ptr<model::Record>& record(int64_t key) const { return records_.at(key); }
+  const std::shared_ptr<model::Task>& task(int64_t key) const { return tasks_.at(key); }
+  // Registered annotations in position order (after LoadTasks).
+  const std::vector<std::shared_ptr<model::Annotation>>& registered() const { return registered_; }
+
+ private:
+  Result Run(std::string_view sql, const std::vector<int64_t>& keys, std::string_view what);
+  void LoadOccurrences(const std::vector<int64_t>& object_keys);
+  std::shared_ptr<const model::AnnotationContent> Content(const class Chunk& chunk, size_t row,
+                                                          int first_column);
+  std::shared_ptr<model::Signal> Signal(int64_t key) const;
+
+  Connection& connection_;
+  const HydrateOptions& options_;
+  std::unique_ptr<model::Dataset> dataset_;
+  int64_t dataset_key_ = 1;
+  bool dataset_annotations_loaded_ = false;
+  bool registered_loaded_ = false;
+  std::unordered_map<int64_t, std::shared_ptr<model::Record>> records_;
+  std::unordered_map<int64_t, std::shared_ptr<model::Source>> sources_;
+  std::unordered_map<int64_t, std::shared_ptr<model::Signal>> signals_;
+  std::unordered_map<int64_t, std::shared_ptr<model::Task>> tasks_;
+  std::unordered_map<int64_t, model::Annotatable*> objects_;
+  std::unordered_map<int64_t, std::shared_ptr<const model::TimeAxis>> axes_;
+  std::map<std::string, std::shared_ptr<const model::Spec>> specs_;
+  std::unordered_map<int64_t, std::shared_ptr<const model::AnnotationContent>> contents_;
+  std::unordered_map<int64_t, std::shared_ptr<model::Annotation>> occurrences_;
+  std::vector<std::shared_ptr<model::Annotation>> registered_;
+};
+
+}  // namespace timef::catalog
