@@ -1,0 +1,57 @@
+// A chunk of one signal's values waiting in memory for its row group (FORMAT.md §7.2 steps 3–4).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "timef/model.h"
+
+namespace timef::values {
+
+struct BufferedChunk {
+  std::int64_t signal_id = 0;
+  std::shared_ptr<const std::string> signal_name;  // shared by a signal's chunks
+  std::int32_t chunk_idx = 0;
+  model::ValueArray values;  // the chunk's timesteps, a copy: the signal's array is dropped
+  std::int64_t bytes = 0;    // n_values × step_bytes
+
+  std::int64_t n_values() const { return values.size(); }
+};
+
+// Values per chunk for a signal whose steps count `step_bytes` (§7.2 step 3).
+std::int64_t ValuesPerChunk(std::int64_t chunk_max_bytes, std::int64_t step_bytes);
+
+// Cuts `values` (n steps) into chunks of `per_chunk` steps, in order, appending them to `out`.
+void AppendChunks(std::int64_t signal_id, const std::shared_ptr<const std::string>& name,
+                  const model::ValueArray& values, std::int64_t per_chunk, std::int64_t step_bytes,
+                  std::deque<BufferedChunk>& out);
+
+// The chunks of one row group in the making, with the §7.2 step 4 budgets.
+class RowGroupBuffer {
+ public:
+  // 2^31 values: a row group's list column must stay countable in int32 levels.
+  static constexpr std::int64_t kMaxRowGroupValues = std::int64_t{1} << 31;
+
+  explicit RowGroupBuffer(std::int64_t target_bytes) : target_bytes_(target_bytes) {}
+
+  bool empty() const { return chunks_.empty(); }
+  // True when `chunk` would bring the row group to 2^31 values: flush first.
+  bool MustFlushBefore(const BufferedChunk& chunk) const {
+    return !chunks_.empty() && values_ + chunk.n_values() >= kMaxRowGroupValues;
+  }
+  void Add(BufferedChunk chunk);
+  bool Full() const { return bytes_ >= target_bytes_; }
+  // Hands the chunks over and starts an empty row group.
+  std::deque<BufferedChunk> Take();
+
+ private:
+  std::int64_t target_bytes_;
+  std::deque<BufferedChunk> chunks_;
+  std::int64_t bytes_ = 0;
+  std::int64_t values_ = 0;
+};
+
+}  // namespace timef::values

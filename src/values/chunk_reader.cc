@@ -1,0 +1,91 @@
+#include "values/chunk_reader.h"
+
+#include <string>
+
+#include "parquet/column_data.h"
+#include "timef/error.h"
+#include "values/column_values.h"
+#include "values/leaf_check.h"
+#include "values/shard_schema.h"
+
+namespace timef::values {
+namespace {
+
+void AddStats(parquet::ReaderStats& into, const parquet::ReaderStats& from) {
+  into.data_pages_decoded += from.data_pages_decoded;
+  into.data_pages_skipped += from.data_pages_skipped;
+  into.dictionary_pages_decoded += from.dictionary_pages_decoded;
+  into.offset_indexes_loaded += from.offset_indexes_loaded;
+  into.bytes_decompressed += from.bytes_decompressed;
+  into.io_reads += from.io_reads;
+  into.io_bytes += from.io_bytes;
+}
+
+}  // namespace
+
+struct ChunkReader::OpenShard {
+  explicit OpenShard(parquet::FileReader opened) : reader(std::move(opened)) {}
+  parquet::FileReader reader;
+  int values_column = -1;  // -1 = the file has no `values` column
+  parquet::ColumnData scratch;
+};
+
+ChunkReader::ChunkReader() = default;
+ChunkReader::~ChunkReader() = default;
+
+ChunkReader::OpenShard& ChunkReader::Shard(const ChunkRef& chunk) {
+  auto found = shards_.find(chunk.file);
+  if (found != shards_.end()) return *found->second;
+  auto shard = std::make_unique<OpenShard>(parquet::FileReader::OpenFile(chunk.file));
+  const auto& columns = shard->reader.columns();
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i].name == kValuesColumnName) {
+      shard->values_column = static_cast<int>(i);
+      break;
+    }
+  }
+  ++closed_stats_.files_opened;
+  return *shards_.emplace(chunk.file, std::move(shard)).first->second;
+}
+
+model::ValueArray ChunkReader::Read(const ChunkRef& chunk, const model::Spec& spec) {
+  const std::string where = "values of '" + chunk.value_path + "', row group " +
+                            std::to_string(chunk.row_group) + ", row " + std::to_string(chunk.row);
+  auto fail = [&](const std::string& problem) {
+    throw FormatError(ErrorSite{chunk.file, "", where},
+                      problem + " (spec_type '" + spec.spec_type + "')");
+  };
+  OpenShard& shard = Shard(chunk);
+  parquet::FileReader& reader = shard.reader;
+  if (shard.values_column < 0) fail("the shard has no 'values' column");
+  const parquet::ColumnDescriptor& leaf =
+      reader.columns()[static_cast<std::size_t>(shard.values_column)];
+  if (std::string problem = ValuesLeafProblem(leaf, spec); !problem.empty()) fail(problem);
+  if (chunk.row_group < 0 || chunk.row_group >= reader.num_row_groups()) {
+    fail("row group " + std::to_string(chunk.row_group) + " does not exist (the shard has " +
+         std::to_string(reader.num_row_groups()) + ")");
+  }
+  const int row_group = static_cast<int>(chunk.row_group);
+  const std::int64_t rows = reader.row_group_num_rows(row_group);
+  if (chunk.row < 0 || chunk.row >= rows) {
+    fail("row " + std::to_string(chunk.row) + " does not exist (the row group has " +
+         std::to_string(rows) + ")");
+  }
+  reader.ReadRows(row_group, shard.values_column, chunk.row, chunk.row + 1, shard.scratch);
+  model::ValueArray values = RowToValues(shard.scratch, spec, chunk.n_values, fail);
+  ++closed_stats_.chunks_read;
+  return values;
+}
+
+ChunkReaderStats ChunkReader::stats() const {
+  ChunkReaderStats total = closed_stats_;
+  for (const auto& [path, shard] : shards_) AddStats(total.pages, shard->reader.stats());
+  return total;
+}
+
+void ChunkReader::Clear() {
+  for (const auto& [path, shard] : shards_) AddStats(closed_stats_.pages, shard->reader.stats());
+  shards_.clear();
+}
+
+}  // namespace timef::values

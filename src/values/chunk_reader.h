@@ -1,0 +1,66 @@
+// Reads chunks of signal values back from Parquet shards (FORMAT.md §7.5–§7.6), written by timef
+// or by any Parquet writer: checks the `values` leaf against the spec's dtype, then decodes only
+// the page(s) holding the chunk's row through the OffsetIndex (the whole column chunk when the
+// file has no page index). Shards are opened on first use and kept open (their footers parsed
+// once). Not thread-safe: one ChunkReader per reader per thread.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "parquet/file_reader.h"
+#include "timef/model.h"
+
+namespace timef::values {
+
+// A located chunk: the file to read (absolute or relative to the working directory) and the
+// name it has in the catalog (for messages).
+struct ChunkRef {
+  std::filesystem::path file;
+  std::string value_path;
+  std::int64_t row_group = 0;
+  std::int64_t row = 0;
+  std::int64_t n_values = 0;
+};
+
+struct ChunkReaderStats {
+  std::uint64_t files_opened = 0;
+  std::uint64_t chunks_read = 0;
+  parquet::ReaderStats pages;  // summed over every open shard
+};
+
+class ChunkReader {
+ public:
+  ChunkReader();
+  ~ChunkReader();
+  ChunkReader(const ChunkReader&) = delete;
+  ChunkReader& operator=(const ChunkReader&) = delete;
+
+  // The chunk's n_values timesteps as an array of `spec`'s dtype (enum: codes into the spec's
+  // categories, mapped from the stored labels by string). FormatError naming the file, row group
+  // and signal context for: a leaf of the wrong physical type/width/signedness, a row group or row
+  // that does not exist, a list length ≠ n_values, a null in a non-nullable spec, an enum label
+  // outside the categories, a missing or 2-level `values` column; FileError when the file cannot
+  // be opened.
+  model::ValueArray Read(const ChunkRef& chunk, const model::Spec& spec);
+
+  ChunkReaderStats stats() const;
+  // Drops every open shard (e.g. after fork()).
+  void Clear();
+
+ private:
+  struct OpenShard;
+  OpenShard& Shard(const ChunkRef& chunk);
+  std::map<std::filesystem::path, std::unique_ptr<OpenShard>> shards_;
+  ChunkReaderStats closed_stats_;
+};
+
+// Concatenates arrays of dtype `dtype` in order (validity materialized when any part has nulls).
+// No parts gives an empty array of that dtype.
+model::ValueArray ConcatValues(model::DType dtype, std::span<const model::ValueArray> parts);
+
+}  // namespace timef::values

@@ -1,0 +1,22 @@
+// Converts the decoded `values` list of one row into a model::ValueArray of a spec's dtype
+// (§7.5): bool as 0/1 bytes, uint from the INT32 bit pattern, enum labels mapped to category
+// codes by string.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "parquet/column_data.h"
+#include "timef/model.h"
+
+namespace timef::values {
+
+// `row` holds exactly one list row whose leaf passed ValuesLeafProblem. Validity is kept only
+// when a step is null. Throws FormatError from `fail` (which must not return) for a null list, a
+// list length ≠ n_values, a null in a non-nullable spec, an integer outside the dtype's range, or
+// an enum label outside the categories.
+model::ValueArray RowToValues(const parquet::ColumnData& row, const model::Spec& spec,
+                              std::int64_t n_values,
+                              const std::function<void(const std::string&)>& fail);
+
+}  // namespace timef::values

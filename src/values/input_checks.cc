@@ -1,0 +1,80 @@
+#include "values/input_checks.h"
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "timef/error.h"
+
+namespace timef::values {
+namespace {
+
+[[noreturn]] void Reject(const SignalInput& input, const std::string& field,
+                         const std::string& problem) {
+  throw ValidationError(
+      ErrorSite{std::nullopt, "signal " + std::to_string(input.signal_id) + " '" + input.name + "'",
+                field},
+      problem);
+}
+
+}  // namespace
+
+void CheckInputs(const std::vector<SignalInput>& inputs) {
+  std::set<std::int64_t> ids;
+  std::map<std::string, const model::Spec*> specs;
+  for (const SignalInput& input : inputs) {
+    if (!ids.insert(input.signal_id).second) Reject(input, "signal_id", "appears twice");
+    if (input.spec == nullptr) Reject(input, "spec", "is missing");
+    if (!input.spec->value_shape.empty()) {
+      Reject(input, "spec",
+             "spec_type '" + input.spec->spec_type +
+                 "' has a value_shape; the Parquet values plane stores scalar specs only (use "
+                 "Zarr)");
+    }
+    if (input.n_values < 0) Reject(input, "n_values", "is negative");
+    if (!input.load) Reject(input, "load", "no loader");
+    auto [it, inserted] = specs.emplace(input.spec->spec_type, input.spec.get());
+    if (!inserted && !(*it->second == *input.spec)) {
+      Reject(input, "spec", "two different specs share spec_type '" + input.spec->spec_type + "'");
+    }
+  }
+}
+
+void CheckLoaded(const SignalInput& input, const model::ValueArray* values) {
+  const model::Spec& spec = *input.spec;
+  if (values == nullptr) Reject(input, "values", "the loader returned no array");
+  if (values->dtype() != spec.dtype) {
+    Reject(input, "values",
+           "dtype " + std::string(model::ToString(values->dtype())) +
+               " does not match the spec's " + std::string(model::ToString(spec.dtype)));
+  }
+  if (values->holds_enum_labels()) {
+    Reject(input, "values", "enum values must be conformed to codes before writing");
+  }
+  if (values->size() != input.n_values) {
+    Reject(input, "values",
+           "holds " + std::to_string(values->size()) +
+               " values, expected n_values = " + std::to_string(input.n_values));
+  }
+  if (values->has_validity() &&
+      static_cast<std::int64_t>(values->validity().size()) != input.n_values) {
+    Reject(input, "values.validity", "expected one byte per timestep");
+  }
+  if (!spec.nullable && values->null_count() > 0) {
+    Reject(input, "values", "holds nulls but spec_type '" + spec.spec_type + "' is not nullable");
+  }
+  if (spec.dtype == model::DType::kEnum) {
+    const auto codes = values->values<std::int32_t>();
+    const auto categories = static_cast<std::int32_t>(spec.categories.size());
+    for (std::size_t i = 0; i < codes.size(); ++i) {
+      if (values->IsValid(static_cast<std::int64_t>(i)) &&
+          (codes[i] < 0 || codes[i] >= categories)) {
+        Reject(input, "values[" + std::to_string(i) + "]",
+               "enum code " + std::to_string(codes[i]) + " outside the " +
+                   std::to_string(categories) + " categories");
+      }
+    }
+  }
+}
+
+}  // namespace timef::values

@@ -1,0 +1,56 @@
+// One values shard being written: a Parquet file of one spec_type, row group by row group, closed
+// with its footer and fsynced (FORMAT.md §7.1–§7.3).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "parquet/column_data.h"
+#include "parquet/file_io.h"
+#include "parquet/file_writer.h"
+#include "timef/model.h"
+#include "values/buffered_chunk.h"
+#include "values/values_options.h"
+#include "values/values_writer.h"
+
+namespace timef::values {
+
+class ShardWriter {
+ public:
+  // Creates `release_dir / value_path` (FileError naming it when it exists or cannot be made).
+  ShardWriter(const std::filesystem::path& release_dir, std::string value_path,
+              std::shared_ptr<const model::Spec> spec, ValueEncoding encoding,
+              const ValuesOptions& options);
+  ~ShardWriter();
+  ShardWriter(const ShardWriter&) = delete;
+  ShardWriter& operator=(const ShardWriter&) = delete;
+
+  // Writes `chunks` as the next row group, dropping each chunk once it is handed to the engine,
+  // and returns where each landed, in order.
+  std::vector<ChunkPlacement> WriteRowGroup(std::deque<BufferedChunk> chunks);
+
+  // Bytes written to the file so far.
+  std::int64_t bytes() const { return static_cast<std::int64_t>(out_.position()); }
+
+  // Writes the page index and footer, closes and fsyncs the file.
+  ShardInfo Close();
+
+ private:
+  std::filesystem::path file_;
+  std::string value_path_;
+  std::shared_ptr<const model::Spec> spec_;
+  parquet::FileOutputStream out_;
+  std::unique_ptr<parquet::FileWriter> writer_;
+  parquet::ColumnData scratch_;  // one chunk's `values` batch, reused
+};
+
+// The `values` column batch of one chunk: one list row of the chunk's values in the shard's
+// physical representation (small ints widened to INT32, uint as bit pattern, enum codes as labels).
+void ChunkToColumn(const model::Spec& spec, const model::ValueArray& values,
+                   parquet::ColumnData& out);
+
+}  // namespace timef::values

@@ -1,0 +1,30 @@
+// Options of the Parquet values plane (FORMAT.md §7.2–§7.4) with the format's defaults.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "parquet/metadata.h"
+#include "timef/manifest.h"
+
+namespace timef::values {
+
+struct ValuesOptions {
+  std::int64_t chunk_max_bytes = 1024 * 1024;
+  std::int64_t row_group_target_bytes = 4 * 1024 * 1024;
+  std::int64_t shard_target_bytes = 128 * 1024 * 1024;
+  std::int64_t data_page_target_bytes = 16 * 1024;
+  // DECIDE §7.2: the writer offers zstd and uncompressed only.
+  parquet::CompressionCodec compression = parquet::CompressionCodec::kZstd;
+  int compression_level = 19;  // zstd 1..22
+  // Global override (card `metadata.value_encoding` or writer option); kAuto = the §7.4 rule.
+  manifest::ValueEncodingChoice value_encoding = manifest::ValueEncodingChoice::kAuto;
+  // DECIDE §7.4: per-spec_type override, wins over `value_encoding` for that spec_type.
+  std::map<std::string, manifest::ValueEncoding> value_encoding_by_spec;
+};
+
+// Throws ValidationError naming the option (sizes ≥ 1, codec zstd/uncompressed, level 1..22).
+void ValidateValuesOptions(const ValuesOptions& options);
+
+}  // namespace timef::values

@@ -1,0 +1,199 @@
+// WriteValues: the §7.2 loop over sorted signals → chunks → row groups → shards, with the §7.4
+// encoding decided per spec_type before its first shard opens.
+#include "values/values_writer.h"
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+#include <optional>
+#include <set>
+#include <span>
+#include <system_error>
+#include <tuple>
+
+#include "timef/error.h"
+#include "timef/paths.h"
+#include "values/buffered_chunk.h"
+#include "values/encoding_decision.h"
+#include "values/input_checks.h"
+#include "values/shard_writer.h"
+
+namespace timef::values {
+namespace {
+
+// A str signal counts at least 4 bytes per step (its length prefix) until it is loaded and its
+// exact step_bytes is known; every other dtype is exact up front.
+std::int64_t EstimatedBytes(const SignalInput& input) {
+  if (input.spec->dtype == model::DType::kStr) return input.n_values * 4;
+  return input.n_values * StepBytes(*input.spec, model::ValueArray());
+}
+
+class ValuesSession {
+ public:
+  ValuesSession(const std::filesystem::path& release_dir, const ValuesOptions& options,
+                const std::function<void(const ShardEvent&)>& on_shard, std::int64_t total)
+      : release_dir_(release_dir),
+        options_(options),
+        on_shard_(on_shard),
+        row_group_(options.row_group_target_bytes),
+        bytes_total_(total) {}
+
+  // Writes one spec_type's signals (a run of the sorted inputs).
+  void WriteSpecType(std::span<SignalInput> run) {
+    spec_ = run.front().spec;
+    encoding_ = FixedOrForcedEncoding(*spec_, options_);
+    window_.clear();
+    window_bytes_ = 0;
+    for (SignalInput& input : run) {
+      result_.chunks[input.signal_id];  // every input gets an entry, even without chunks
+      std::deque<BufferedChunk> chunks = LoadAndChunk(input);
+      while (!chunks.empty()) {
+        BufferedChunk chunk = std::move(chunks.front());
+        chunks.pop_front();
+        if (encoding_.has_value()) {
+          Accept(std::move(chunk));
+          continue;
+        }
+        window_bytes_ += chunk.bytes;
+        window_.push_back(std::move(chunk));
+        if (window_bytes_ >= kMeasureWindowBytes) Decide();
+      }
+    }
+    if (!encoding_.has_value() && !window_.empty()) Decide();
+    FlushRowGroup();
+    CloseShard();
+  }
+
+  ValuesResult Finish() {
+    std::sort(result_.shards.begin(), result_.shards.end(),
+              [](const ShardInfo& a, const ShardInfo& b) { return a.path < b.path; });
+    return std::move(result_);
+  }
+
+ private:
+  std::deque<BufferedChunk> LoadAndChunk(SignalInput& input) {
+    std::shared_ptr<const model::ValueArray> values = input.load();
+    input.load = nullptr;  // called once; whatever it captured goes too
+    CheckLoaded(input, values.get());
+    const std::int64_t step_bytes = StepBytes(*spec_, *values);
+    bytes_total_ += input.n_values * step_bytes - EstimatedBytes(input);
+    const std::int64_t per_chunk = ValuesPerChunk(options_.chunk_max_bytes, step_bytes);
+    if ((input.n_values + per_chunk - 1) / per_chunk > std::numeric_limits<std::int32_t>::max()) {
+      throw ValidationError(
+          ErrorSite{std::nullopt, "signal " + std::to_string(input.signal_id), "n_values"},
+          "needs more than 2^31 - 1 chunks; raise chunk_max_bytes");
+    }
+    auto name = std::make_shared<const std::string>(input.name);
+    std::deque<BufferedChunk> chunks;
+    AppendChunks(input.signal_id, name, *values, per_chunk, step_bytes, chunks);
+    return chunks;  // `values` is released here: only the chunk copies stay
+  }
+
+  void Decide() {
+    encoding_ = MeasureEncoding(spec_->dtype, window_);
+    std::deque<BufferedChunk> measured;
+    measured.swap(window_);
+    window_bytes_ = 0;
+    while (!measured.empty()) {
+      Accept(std::move(measured.front()));
+      measured.pop_front();
+    }
+  }
+
+  void Accept(BufferedChunk chunk) {
+    if (row_group_.MustFlushBefore(chunk)) FlushRowGroup();
+    row_group_.Add(std::move(chunk));
+    if (row_group_.Full()) FlushRowGroup();
+  }
+
+  void FlushRowGroup() {
+    if (row_group_.empty()) return;
+    std::deque<BufferedChunk> chunks = row_group_.Take();
+    std::vector<std::int64_t> signal_ids;
+    signal_ids.reserve(chunks.size());
+    for (const BufferedChunk& chunk : chunks) {
+      signal_ids.push_back(chunk.signal_id);
+      pending_bytes_ += chunk.bytes;
+    }
+    if (shard_ == nullptr) OpenShard();
+    std::vector<ChunkPlacement> placed = shard_->WriteRowGroup(std::move(chunks));
+    for (std::size_t i = 0; i < placed.size(); ++i) {
+      result_.chunks[signal_ids[i]].push_back(std::move(placed[i]));
+    }
+    if (shard_->bytes() >= options_.shard_target_bytes) CloseShard();
+  }
+
+  void OpenShard() {
+    const std::string value_path = PartPath(kValuesShardTemplate, next_part_++);
+    if (!dir_made_) {
+      std::error_code error;
+      const std::filesystem::path dir = (release_dir_ / value_path).parent_path();
+      std::filesystem::create_directories(dir, error);
+      if (error) {
+        throw FileError(ErrorSite{dir, "", ""}, "cannot create directory: " + error.message(),
+                        error);
+      }
+      dir_made_ = true;
+    }
+    shard_ = std::make_unique<ShardWriter>(release_dir_, value_path, spec_, *encoding_, options_);
+    result_.encodings[spec_->spec_type] = *encoding_;
+  }
+
+  void CloseShard() {
+    if (shard_ == nullptr) return;
+    result_.shards.push_back(shard_->Close());
+    shard_.reset();
+    bytes_done_ += pending_bytes_;
+    pending_bytes_ = 0;
+    if (on_shard_) on_shard_(ShardEvent{result_.shards.back(), bytes_done_, bytes_total_});
+  }
+
+ private:
+  const std::filesystem::path& release_dir_;
+  const ValuesOptions& options_;
+  const std::function<void(const ShardEvent&)>& on_shard_;
+  ValuesResult result_;
+  std::shared_ptr<const model::Spec> spec_;
+  std::optional<ValueEncoding> encoding_;
+  std::deque<BufferedChunk> window_;
+  std::int64_t window_bytes_ = 0;
+  RowGroupBuffer row_group_;
+  std::unique_ptr<ShardWriter> shard_;
+  std::int64_t next_part_ = 0;
+  bool dir_made_ = false;
+  std::int64_t pending_bytes_ = 0;
+  std::int64_t bytes_done_ = 0;
+  std::int64_t bytes_total_ = 0;
+};
+
+}  // namespace
+
+ValuesResult WriteValues(const std::filesystem::path& release_dir, std::vector<SignalInput> inputs,
+                         const ValuesOptions& options,
+                         const std::function<void(const ShardEvent&)>& on_shard) {
+  ValidateValuesOptions(options);
+  CheckInputs(inputs);
+  std::set<std::string> seen;
+  std::int64_t total = 0;
+  for (const SignalInput& input : inputs) {
+    if (seen.insert(input.spec->spec_type).second) FixedOrForcedEncoding(*input.spec, options);
+    total += EstimatedBytes(input);
+  }
+  std::sort(inputs.begin(), inputs.end(), [](const SignalInput& a, const SignalInput& b) {
+    return std::tie(a.spec->spec_type, a.name, a.signal_id) <
+           std::tie(b.spec->spec_type, b.name, b.signal_id);
+  });
+  ValuesSession session(release_dir, options, on_shard, total);
+  std::size_t begin = 0;
+  while (begin < inputs.size()) {
+    std::size_t end = begin + 1;
+    while (end < inputs.size() && inputs[end].spec->spec_type == inputs[begin].spec->spec_type) {
+      ++end;
+    }
+    session.WriteSpecType(std::span<SignalInput>(inputs).subspan(begin, end - begin));
+    begin = end;
+  }
+  return session.Finish();
+}
+
+}  // namespace timef::values

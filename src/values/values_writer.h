@@ -1,0 +1,79 @@
+// Writes the values of a release's signals into Parquet shards `time_series/part-NNNNNNNN.parquet`
+// under a staging directory, following FORMAT.md §7.1–§7.4: signals sorted by (spec_type, name,
+// signal_id), chunks of at most chunk_max_bytes, row groups at row_group_target_bytes, shards
+// rotated at shard_target_bytes and on every spec_type change, one value encoding per spec_type
+// decided (measured or forced) before its first shard opens, pages cut at row boundaries, page
+// index, statistics and CRC on every page.
+//
+// Memory stays bounded by the row-group budget (plus the one signal being chunked, and the 4 MiB
+// measurement window): each loader is called exactly once, its array is dropped as soon as its
+// chunks are buffered, and buffered chunks are dropped when their row group is written.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "timef/manifest.h"
+#include "timef/model.h"
+#include "values/values_options.h"
+
+namespace timef::values {
+
+// One signal whose values this release stores.
+struct SignalInput {
+  std::int64_t signal_id = 0;
+  std::string name;
+  std::shared_ptr<const model::Spec> spec;  // scalar spec (value_shape empty), else ValidationError
+  std::int64_t n_values = 0;                // timesteps
+  // Returns the conformed values (dtype of the spec, n_values steps, enum as codes). Called once.
+  std::function<std::shared_ptr<const model::ValueArray>()> load;
+};
+
+// Where one chunk landed: row `row` of row group `row_group` of `value_path`.
+struct ChunkPlacement {
+  std::string value_path;  // relative to the release, e.g. "time_series/part-00000000.parquet"
+  std::int64_t row_group = 0;
+  std::int64_t row = 0;
+  std::int64_t n_values = 0;
+  bool operator==(const ChunkPlacement&) const = default;
+};
+
+struct ShardInfo {
+  std::string path;  // relative to the release
+  std::string spec_type;
+  std::int64_t bytes = 0;
+  std::int64_t row_groups = 0;
+  std::int64_t rows = 0;
+};
+
+// Reported after each shard is closed and fsynced.
+struct ShardEvent {
+  const ShardInfo& shard;
+  std::int64_t values_bytes_done;   // Σ n_values × step_bytes written so far
+  std::int64_t values_bytes_total;  // the same over every input
+};
+
+struct ValuesResult {
+  std::map<std::int64_t, std::vector<ChunkPlacement>> chunks;  // signal_id → chunks in order
+  std::vector<ShardInfo> shards;                               // sorted by path
+  std::map<std::string, manifest::ValueEncoding> encodings;    // spec_type → encoding written
+};
+
+// Writes every input's values under `release_dir` (the staging directory; `time_series/` is
+// created when at least one shard is written). Throws ValidationError for bad input or options
+// (before any file is written where it can be known up front), whatever a loader throws, and
+// FileError for I/O failures. On failure files already written stay: the caller removes the
+// staging directory.
+ValuesResult WriteValues(const std::filesystem::path& release_dir, std::vector<SignalInput> inputs,
+                         const ValuesOptions& options,
+                         const std::function<void(const ShardEvent&)>& on_shard = {});
+
+// Bytes one timestep counts in the §7.2 budgets (str: over the whole signal's values).
+std::int64_t StepBytes(const model::Spec& spec, const model::ValueArray& values);
+
+}  // namespace timef::values

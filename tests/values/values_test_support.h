@@ -1,0 +1,101 @@
+// Helpers of the values-plane tests: scratch directories, specs, inputs with counting loaders,
+// and footer inspection.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "parquet/file_reader.h"
+#include "timef/model.h"
+#include "values/chunk_reader.h"
+#include "values/values_writer.h"
+
+namespace timef::values::testing {
+
+// A fresh directory under the system temp dir, removed on destruction.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    std::random_device seed;
+    path_ = std::filesystem::temp_directory_path() /
+            ("timef-values-" + std::to_string(seed()) + "-" + std::to_string(seed()));
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+inline std::shared_ptr<const model::Spec> MakeSpec(std::string spec_type, model::DType dtype,
+                                                   bool nullable = false,
+                                                   std::vector<std::string> categories = {}) {
+  model::Spec spec;
+  spec.spec_type = std::move(spec_type);
+  spec.name = spec.spec_type;
+  spec.dtype = dtype;
+  spec.nullable = nullable;
+  spec.categories = std::move(categories);
+  return std::make_shared<const model::Spec>(std::move(spec));
+}
+
+// An input whose loader returns `values` and counts its calls in `*calls` (when given).
+inline SignalInput MakeInput(std::int64_t signal_id, std::string name,
+                             std::shared_ptr<const model::Spec> spec, model::ValueArray values,
+                             std::shared_ptr<std::atomic<int>> calls = nullptr) {
+  SignalInput input;
+  input.signal_id = signal_id;
+  input.name = std::move(name);
+  input.spec = std::move(spec);
+  input.n_values = values.size();
+  auto held = std::make_shared<const model::ValueArray>(std::move(values));
+  input.load = [held, calls]() {
+    if (calls != nullptr) ++*calls;
+    return held;
+  };
+  return input;
+}
+
+// Reads every chunk of `signal_id` back and concatenates them.
+inline model::ValueArray ReadSignal(ChunkReader& reader, const std::filesystem::path& release,
+                                    const ValuesResult& result, std::int64_t signal_id,
+                                    const model::Spec& spec) {
+  std::vector<model::ValueArray> parts;
+  for (const ChunkPlacement& placement : result.chunks.at(signal_id)) {
+    ChunkRef ref{release / placement.value_path, placement.value_path, placement.row_group,
+                 placement.row, placement.n_values};
+    parts.push_back(reader.Read(ref, spec));
+  }
+  return ConcatValues(spec.dtype, parts);
+}
+
+// The encodings listed for the `values` leaf in every row group of a shard's footer.
+inline std::vector<std::vector<parquet::Encoding>> ValuesEncodings(
+    const std::filesystem::path& shard) {
+  parquet::FileReader reader = parquet::FileReader::OpenFile(shard);
+  const int column = reader.ColumnIndex("values");
+  std::vector<std::vector<parquet::Encoding>> out;
+  for (int g = 0; g < reader.num_row_groups(); ++g) {
+    out.push_back(reader.column_chunk(g, column).meta_data->encodings);
+  }
+  return out;
+}
+
+inline bool HasEncoding(const std::vector<parquet::Encoding>& list, parquet::Encoding encoding) {
+  for (parquet::Encoding e : list) {
+    if (e == encoding) return true;
+  }
+  return false;
+}
+
+}  // namespace timef::values::testing
