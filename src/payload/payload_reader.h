@@ -1,0 +1,65 @@
+// Reads packed text and irregular offsets back from payload files (FORMAT.md §9), checking each
+// value on read (FormatError naming the text key or axis and the file): the non-null column
+// matches the kind and the length matches; offsets count, digest, order and first/last match the
+// axis. Files are opened on first use and kept open. Not thread-safe: one per reader per thread.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "parquet/reader_column.h"
+
+namespace timef::payload {
+
+// A packed text value as the catalog locates it.
+struct TextRef {
+  std::filesystem::path file;  // to open
+  std::string name;            // the catalog's `file` value, for messages
+  std::int64_t row = 0;
+  std::int64_t length = 0;
+  std::int64_t text_key = 0;  // for messages
+};
+
+struct OffsetsRef {
+  std::filesystem::path file;
+  std::string name;
+  std::int64_t row = 0;
+  std::int64_t n_values = 0;
+  std::string digest;
+  std::int64_t first_us = 0;
+  std::int64_t last_us = 0;
+  std::string axis;  // e.g. "axis 3", for messages
+};
+
+struct PayloadReaderStats {
+  std::uint64_t files_opened = 0;
+  std::uint64_t values_read = 0;
+  parquet::ReaderStats pages;
+};
+
+class PayloadReader {
+ public:
+  PayloadReader();
+  ~PayloadReader();
+  PayloadReader(const PayloadReader&) = delete;
+  PayloadReader& operator=(const PayloadReader&) = delete;
+
+  std::string ReadText(const TextRef& ref);
+  std::vector<std::string> ReadTextList(const TextRef& ref);
+  std::vector<std::int64_t> ReadOffsets(const OffsetsRef& ref);
+
+  PayloadReaderStats stats() const;
+  void Clear();
+
+ private:
+  struct OpenFile;
+  OpenFile& File(const std::filesystem::path& file, const std::string& name);
+  std::map<std::filesystem::path, std::unique_ptr<OpenFile>> files_;
+  PayloadReaderStats closed_stats_;
+};
+
+}  // namespace timef::payload
