@@ -1,0 +1,70 @@
+// Writes a model::Dataset as one committed TimeF release (FORMAT.md §3.2): validate, stage, write
+// values shards, payload files and control.duckdb, audit, hash, write manifest.json last, fsync,
+// rename into place. Any failure removes the staging directory and publishes nothing.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+
+#include "timef/manifest.h"
+#include "timef/model.h"
+
+namespace timef {
+
+// What WriteRelease is doing; reported through WriteOptions::progress.
+enum class WriteStage { kValues, kCatalog, kAudit, kChecksums, kPublish, kDone };
+std::string_view ToString(WriteStage stage);
+
+struct WriteProgress {
+  WriteStage stage = WriteStage::kValues;
+  // kValues: Σ n_values × step_bytes written / to write; kChecksums: bytes hashed / to hash.
+  std::int64_t bytes_done = 0;
+  std::int64_t bytes_total = 0;
+  // kValues: the shard just finalized (relative path); empty otherwise.
+  std::string shard;
+};
+
+// FORMAT.md §7.2 defaults.
+struct WriteOptions {
+  std::int64_t chunk_max_bytes = 1024 * 1024;
+  std::int64_t row_group_target_bytes = 4 * 1024 * 1024;
+  std::int64_t shard_target_bytes = 128 * 1024 * 1024;
+  std::int64_t data_page_target_bytes = 16 * 1024;
+  // "zstd" or "uncompressed" (DECIDE §7.2).
+  std::string compression = "zstd";
+  int compression_level = 19;
+  // Overrides the card's `metadata.value_encoding` when set.
+  std::optional<manifest::ValueEncodingChoice> value_encoding;
+  // Per spec_type, wins over the global choice (DECIDE §7.4).
+  std::map<std::string, manifest::ValueEncoding> value_encoding_by_spec;
+  // Texts longer than this many UTF-8 bytes (lists: summed element bytes) go to payload files.
+  std::int64_t text_pack_threshold_bytes = 256;
+  // Re-check the staged catalog with the SQL audit before publishing (§3.2 step 6).
+  bool audit = true;
+  std::function<void(const WriteProgress&)> progress;
+};
+
+struct WriteResult {
+  std::filesystem::path release_dir;
+  manifest::Manifest manifest;
+};
+
+// Writes `dataset` (IDs are assigned first, Dataset::AssignIds) as `<root>/<dataset_id>/<version>`.
+// `card` supplies the dataset card; its dataset_id, dataset_version and parents are taken from the
+// dataset when empty and must agree with it otherwise. ValidationError for bad input or options
+// (before anything touches the disk), an already committed version, or losing a publish race;
+// a loader's exception propagates unchanged. In every failure case nothing is published and the
+// staging directory is removed.
+WriteResult WriteRelease(model::Dataset& dataset, manifest::Card card,
+                         const std::filesystem::path& root, const WriteOptions& options = {});
+
+// The same, into an explicit release directory (its parent is created when missing; the staging
+// directory is a sibling of it).
+WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card,
+                           const std::filesystem::path& release_dir,
+                           const WriteOptions& options = {});
+
+}  // namespace timef

@@ -1,0 +1,30 @@
+// Builds the manifest of a staged release from what the write produced (FORMAT.md §5).
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "catalog/audit.h"
+#include "timef/manifest.h"
+#include "timef/model.h"
+
+namespace timef::writer {
+
+// The manifest schema block from the model's derived schema (the enums convert by position).
+manifest::Schema ManifestSchema(const model::DerivedSchema& schema);
+
+manifest::Counts ManifestCounts(const catalog::AuditCounts& counts);
+
+// producer, compiler and the versions of the libraries that shape the bytes (duckdb, zstd).
+manifest::BuildEnv CurrentBuildEnv();
+
+// Hashes each relative path under `release_dir` into a FilePart, calling `hashed` with the bytes
+// hashed so far after each file.
+std::vector<manifest::FilePart> HashFiles(const std::filesystem::path& release_dir,
+                                          const std::vector<std::string>& paths,
+                                          const std::function<void(std::int64_t)>& hashed);
+
+}  // namespace timef::writer

@@ -1,0 +1,46 @@
+#include "writer/write_options.h"
+
+#include "timef/error.h"
+
+namespace timef::writer {
+namespace {
+
+parquet::CompressionCodec Codec(const WriteOptions& options) {
+  if (options.compression == "zstd") return parquet::CompressionCodec::kZstd;
+  if (options.compression == "uncompressed") return parquet::CompressionCodec::kUncompressed;
+  throw ValidationError({.object = "WriteOptions", .where = "compression"},
+                        "unsupported codec '" + options.compression +
+                            "' (the writer offers zstd and uncompressed)");
+}
+
+}  // namespace
+
+values::ValuesOptions ToValuesOptions(const WriteOptions& options,
+                                      std::optional<manifest::ValueEncodingChoice> card_choice) {
+  if (options.text_pack_threshold_bytes < 0) {
+    throw ValidationError({.object = "WriteOptions", .where = "text_pack_threshold_bytes"},
+                          "must be >= 0, got " + std::to_string(options.text_pack_threshold_bytes));
+  }
+  values::ValuesOptions out;
+  out.chunk_max_bytes = options.chunk_max_bytes;
+  out.row_group_target_bytes = options.row_group_target_bytes;
+  out.shard_target_bytes = options.shard_target_bytes;
+  out.data_page_target_bytes = options.data_page_target_bytes;
+  out.compression = Codec(options);
+  out.compression_level = options.compression_level;
+  out.value_encoding = options.value_encoding.value_or(
+      card_choice.value_or(manifest::ValueEncodingChoice::kAuto));
+  out.value_encoding_by_spec = options.value_encoding_by_spec;
+  values::ValidateValuesOptions(out);
+  return out;
+}
+
+payload::PayloadOptions ToPayloadOptions(const WriteOptions& options) {
+  return payload::PayloadOptions{.row_group_target_bytes = options.row_group_target_bytes,
+                                 .shard_target_bytes = options.shard_target_bytes,
+                                 .data_page_target_bytes = options.data_page_target_bytes,
+                                 .compression = Codec(options),
+                                 .compression_level = options.compression_level};
+}
+
+}  // namespace timef::writer

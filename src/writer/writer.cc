@@ -1,0 +1,273 @@
+// WriteRelease: FORMAT.md §3.2 steps 1–8 in order. Everything that can be checked without the
+// disk is checked first; from the staging directory on, any exception unwinds through StagingDir,
+// which removes what was written.
+#include <algorithm>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <utility>
+
+#include "catalog/audit.h"
+#include "catalog/model_writer.h"
+#include "payload/payload_writer.h"
+#include "timef/error.h"
+#include "timef/writer.h"
+#include "values/values_writer.h"
+#include "writer/manifest_builder.h"
+#include "writer/staging.h"
+#include "writer/write_options.h"
+
+namespace timef {
+namespace fs = std::filesystem;
+
+std::string_view ToString(WriteStage stage) {
+  switch (stage) {
+    case WriteStage::kValues:
+      return "values";
+    case WriteStage::kCatalog:
+      return "catalog";
+    case WriteStage::kAudit:
+      return "audit";
+    case WriteStage::kChecksums:
+      return "checksums";
+    case WriteStage::kPublish:
+      return "publish";
+    case WriteStage::kDone:
+      return "done";
+  }
+  return "?";
+}
+
+namespace {
+
+void Report(const WriteOptions& options, WriteStage stage, std::int64_t done = 0,
+            std::int64_t total = 0, std::string shard = {}) {
+  if (options.progress) options.progress(WriteProgress{stage, done, total, std::move(shard)});
+}
+
+// The card's identity comes from the dataset; a card that says otherwise is a caller mistake.
+void JoinCard(manifest::Card& card, const model::Dataset& dataset) {
+  auto agree = [](std::string& field, const std::string& value, std::string_view name) {
+    if (field.empty()) {
+      field = value;
+    } else if (field != value) {
+      throw ValidationError({.object = "card", .where = std::string(name)},
+                            "'" + field + "' differs from the dataset's '" + value + "'");
+    }
+  };
+  agree(card.dataset_id, dataset.dataset_id(), "dataset_id");
+  agree(card.dataset_version, dataset.version(), "dataset_version");
+  std::vector<manifest::ParentEntry> parents;
+  for (const auto& p : dataset.parents()) parents.push_back({p.alias, p.dataset_id, p.version});
+  if (!card.parents.empty() && card.parents != parents) {
+    throw ValidationError({.object = "card", .where = "parents"}, "differ from the dataset's parents");
+  }
+  card.parents = std::move(parents);
+}
+
+std::vector<std::shared_ptr<model::Signal>> AllSignals(const model::Dataset& dataset) {
+  std::vector<std::shared_ptr<model::Signal>> out;
+  for (const auto& record : dataset.records()) {
+    for (auto& signal : record->Signals()) out.push_back(std::move(signal));
+  }
+  return out;
+}
+
+// What this writer cannot store yet is refused before the disk is touched.
+void CheckWritable(const model::Dataset& dataset,
+                   const std::vector<std::shared_ptr<model::Signal>>& signals) {
+  if (!dataset.parents().empty()) {
+    throw ValidationError({.object = dataset.Describe(), .where = "parents"},
+                          "parents and imports are not supported by this writer yet");
+  }
+  for (const auto& signal : signals) {
+    if (!signal->has_values()) {
+      throw ValidationError({.object = signal->Describe(), .where = "values"},
+                            "no values, loader or values source was set");
+    }
+    if (!signal->spec()->value_shape.empty()) {
+      throw ValidationError({.object = signal->Describe(), .where = "spec.value_shape"},
+                            "the parquet values backend stores scalar specs only (spec_type '" +
+                                signal->spec()->spec_type + "')");
+    }
+  }
+}
+
+// A draft manifest with this card, to reject card problems before writing anything.
+void CheckCard(const manifest::Card& card) {
+  manifest::Manifest draft;
+  draft.dataset_id = card.dataset_id;
+  draft.metadata = card;
+  draft.files.control.checksum = "sha256:" + std::string(64, '0');
+  for (const auto& problem : manifest::ValidateManifest(draft)) {
+    if (problem.pointer.rfind("/metadata", 0) == 0) {
+      throw ValidationError({.object = "card", .where = problem.pointer}, problem.message);
+    }
+  }
+}
+
+void WriteFileDurably(const fs::path& path, const std::string& bytes) {
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (!out) throw FileError({.file = path}, "cannot write");
+  }
+  writer::FsyncPath(path, false);
+}
+
+// The staged directory must hold exactly the listed files (FORMAT.md §3.1), e.g. no .wal.
+void CheckStagedFiles(const fs::path& dir, const std::set<std::string>& listed) {
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.is_directory()) continue;
+    const std::string rel = fs::relative(entry.path(), dir).generic_string();
+    if (!listed.contains(rel)) {
+      throw FormatError({.file = entry.path()}, "staged file is not listed in the manifest");
+    }
+  }
+}
+
+}  // namespace
+
+WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card, const fs::path& release_dir,
+                           const WriteOptions& options) {
+  // 1. Validate everything the caller gave.
+  const values::ValuesOptions values_options =
+      writer::ToValuesOptions(options, card.value_encoding);
+  const payload::PayloadOptions payload_options = writer::ToPayloadOptions(options);
+  JoinCard(card, dataset);
+  CheckCard(card);
+  dataset.AssignIds();
+  dataset.Validate();
+  const model::DerivedSchema schema = model::DeriveSchema(dataset);
+  const std::vector<std::shared_ptr<model::Signal>> signals = AllSignals(dataset);
+  CheckWritable(dataset, signals);
+
+  // 2. Never overwrite a committed version.
+  if (fs::exists(release_dir / manifest::kManifestFileName)) {
+    throw ValidationError({.file = release_dir}, "already holds a committed version");
+  }
+
+  // 3. Stage.
+  writer::StagingDir staging(release_dir);
+  const fs::path& dir = staging.path();
+
+  // 4. Values, then (while the catalog is written) payloads.
+  Report(options, WriteStage::kValues);
+  std::vector<values::SignalInput> inputs;
+  inputs.reserve(signals.size());
+  for (const auto& signal : signals) {
+    inputs.push_back(values::SignalInput{
+        .signal_id = *signal->id(),
+        .name = signal->name(),
+        .spec = signal->spec(),
+        .n_values = signal->n_values(),
+        .load = [signal] { return signal->LoadValues(); }});
+  }
+  values::ValuesResult stored = values::WriteValues(
+      dir, std::move(inputs), values_options, [&](const values::ShardEvent& event) {
+        Report(options, WriteStage::kValues, event.values_bytes_done, event.values_bytes_total,
+               event.shard.path);
+      });
+
+  Report(options, WriteStage::kCatalog);
+  payload::TextPayloadWriter texts(dir, payload_options);
+  payload::OffsetsPayloadWriter offsets(dir, payload_options);
+  const std::int64_t threshold = options.text_pack_threshold_bytes;
+  catalog::ModelWriteOptions catalog_options;
+  catalog_options.chunks = [&](const model::Signal& signal) {
+    std::vector<catalog::ChunkLocator> out;
+    auto found = stored.chunks.find(*signal.id());
+    if (found == stored.chunks.end()) return out;
+    for (const values::ChunkPlacement& c : found->second) {
+      out.push_back(catalog::ChunkLocator{std::nullopt, c.value_path, c.row_group, c.row,
+                                          c.n_values});
+    }
+    return out;
+  };
+  catalog_options.offsets = [&](const model::TimeAxis& axis) {
+    const auto values = axis.LoadOffsets();
+    const payload::OffsetsLocation at = offsets.Add(*values);
+    return std::optional<catalog::OffsetsLocator>(
+        catalog::OffsetsLocator{std::nullopt, at.file, at.row, at.n_values, at.digest});
+  };
+  catalog_options.pack_text = [&](const model::Text& text) -> std::optional<catalog::PackedText> {
+    if (text.size() <= threshold) return std::nullopt;
+    const payload::TextLocation at = texts.AddText(text.Read());
+    return catalog::PackedText{std::nullopt, at.file, at.row, at.length};
+  };
+  catalog_options.pack_text_list =
+      [&](const model::TextList& list) -> std::optional<catalog::PackedText> {
+    const std::vector<std::string> elements = list.Read();
+    std::int64_t bytes = 0;
+    for (const std::string& e : elements) bytes += static_cast<std::int64_t>(e.size());
+    if (bytes <= threshold) return std::nullopt;
+    const payload::TextLocation at = texts.AddTextList(elements);
+    return catalog::PackedText{std::nullopt, at.file, at.row, at.length};
+  };
+
+  // 5. The catalog (deleted by WriteCatalog itself on error; the staging removal covers the rest).
+  const fs::path control = dir / manifest::kControlFileName;
+  const catalog::ModelWriteSummary summary = catalog::WriteCatalog(control, dataset, catalog_options);
+  std::vector<payload::PayloadFile> payload_files = texts.Finish();
+  for (auto& f : offsets.Finish()) payload_files.push_back(std::move(f));
+
+  std::vector<std::string> time_series_paths;
+  for (const values::ShardInfo& shard : stored.shards) time_series_paths.push_back(shard.path);
+  std::vector<std::string> payload_paths;
+  for (const payload::PayloadFile& f : payload_files) payload_paths.push_back(f.path);
+  std::sort(payload_paths.begin(), payload_paths.end());
+
+  // 6. Writer-side checks of §14 on the staged files.
+  std::set<std::string> listed(time_series_paths.begin(), time_series_paths.end());
+  listed.insert(payload_paths.begin(), payload_paths.end());
+  listed.insert(std::string(manifest::kControlFileName));
+  CheckStagedFiles(dir, listed);
+  if (options.audit) {
+    Report(options, WriteStage::kAudit);
+    catalog::AuditFacts facts = catalog::ModelAuditFacts(dataset, summary);
+    facts.own_time_series = time_series_paths;
+    facts.own_payloads = payload_paths;
+    catalog::Audit(control, facts);
+  }
+
+  // 7. Hash, manifest last.
+  manifest::Manifest m;
+  m.dataset_id = dataset.dataset_id();
+  m.metadata = card;
+  m.schema = writer::ManifestSchema(schema);
+  m.counts = writer::ManifestCounts(summary.counts);
+  m.values_backend = manifest::ValuesBackend::kParquet;
+  m.value_encoding = stored.encodings;
+  m.build_env = writer::CurrentBuildEnv();
+  std::int64_t hash_total = 0;
+  for (const std::string& path : listed) {
+    hash_total += static_cast<std::int64_t>(fs::file_size(dir / path));
+  }
+  std::int64_t hash_base = 0;
+  auto hashed = [&](std::int64_t done) {
+    Report(options, WriteStage::kChecksums, hash_base + done, hash_total);
+  };
+  m.files.control =
+      writer::HashFiles(dir, {std::string(manifest::kControlFileName)}, hashed).front();
+  hash_base += m.files.control.size;
+  m.files.time_series = writer::HashFiles(dir, time_series_paths, hashed);
+  for (const auto& part : m.files.time_series) hash_base += part.size;
+  m.files.payloads = writer::HashFiles(dir, payload_paths, hashed);
+  manifest::SortManifestLists(m);
+  WriteFileDurably(dir / manifest::kManifestFileName, manifest::WriteManifest(m));
+
+  // 8. Publish.
+  Report(options, WriteStage::kPublish);
+  staging.Publish();
+  Report(options, WriteStage::kDone);
+  return WriteResult{release_dir, std::move(m)};
+}
+
+WriteResult WriteRelease(model::Dataset& dataset, manifest::Card card, const fs::path& root,
+                         const WriteOptions& options) {
+  return WriteReleaseTo(dataset, std::move(card),
+                        root / dataset.dataset_id() / dataset.version(), options);
+}
+
+}  // namespace timef
