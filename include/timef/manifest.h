@@ -330,4 +330,8 @@ Manifest ReadManifest(const std::filesystem::path& path);
 // Reads a whole file into a string; FileError naming the path when it is missing or unreadable.
 std::string ReadManifestBytes(const std::filesystem::path& path);
 
+// The manifest's names are spelled `manifest::Card`, `manifest::Manifest`, … by the modules that
+// combine them with the model's types of the same names (model::DType vs manifest::DType).
+namespace manifest = ::timef;
+
 }  // namespace timef

@@ -1,0 +1,139 @@
+// Reading a committed TimeF release (FORMAT.md §11, §13): open checks the manifest and the
+// presence and size of every listed file, and nothing else; the catalog opens read-only on the
+// first object request; records and tasks are built in batches into model objects whose signal
+// values, irregular offsets and packed text are lazy handles unless the read's LoadPlan loads
+// them. A value read resolves the signal's chunk locators (kept in memory with the signal) and
+// decodes only the pages of the chunks it needs.
+//
+// A Reader is not thread-safe: open one per thread. Lazy handles keep the reader's file state
+// alive, so they stay readable after Close() (files reopen on demand). Across fork() the catalog
+// connection closes and reopens on the next request, in parent and child.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "timef/manifest.h"
+#include "timef/model.h"
+
+namespace timef {
+
+enum class Loading { kLazy, kEager };
+
+// Which kinds of stored values a read loads into the objects it builds.
+struct LoadPlan {
+  Loading signal_values = Loading::kLazy;
+  Loading time_offsets = Loading::kLazy;
+  Loading text = Loading::kLazy;  // packed prompts, rationales, text targets, annotation values
+
+  static LoadPlan AllLazy() { return {}; }
+  static LoadPlan AllEager() { return {Loading::kEager, Loading::kEager, Loading::kEager}; }
+};
+
+inline constexpr std::int64_t kRecordBatchSize = 1000;
+inline constexpr std::int64_t kTaskBatchSize = 5000;
+
+struct RecordQuery {
+  std::vector<std::int64_t> ids;  // empty = every record in stored read order
+  std::int64_t batch_size = kRecordBatchSize;
+  LoadPlan load;
+};
+
+struct TaskQuery {
+  std::vector<std::int64_t> inputs;  // record IDs; empty = every task
+  std::optional<model::Split> split;
+  std::optional<model::TaskType> type;
+  // Tasks whose input modalities include all of these / lie within these (empty = any).
+  std::vector<model::InputModality> required_modalities;
+  std::vector<model::InputModality> supported_modalities;
+  std::int64_t batch_size = kTaskBatchSize;
+  LoadPlan load;
+};
+
+// What a reader has touched since it was opened, to check laziness without timing.
+struct ReaderCounters {
+  std::uint64_t catalog_opens = 0;
+  std::uint64_t values_files_opened = 0;
+  std::uint64_t chunks_read = 0;
+  std::uint64_t data_pages_decoded = 0;
+  std::uint64_t payload_files_opened = 0;
+  std::uint64_t payload_values_read = 0;
+};
+
+class ReaderState;
+
+// Yields records (or tasks) in bounded batches; each batch is built on its own.
+template <class T>
+class BatchStream {
+ public:
+  using Batch = std::vector<std::shared_ptr<T>>;
+  explicit BatchStream(std::function<std::optional<Batch>()> next) : next_(std::move(next)) {}
+  // The next batch, or nullopt at the end.
+  std::optional<Batch> Next() { return next_ ? next_() : std::nullopt; }
+
+ private:
+  std::function<std::optional<Batch>()> next_;
+};
+using RecordStream = BatchStream<model::Record>;
+using TaskStream = BatchStream<model::Task>;
+
+class Reader {
+ public:
+  // FORMAT.md §11 Open: reads and validates the manifest (ManifestError; FileError when
+  // missing), checks every own file exists with its recorded size (FileError naming it). Hashes
+  // nothing, opens no catalog, reads no values.
+  static Reader Open(const std::filesystem::path& release_dir);
+
+  Reader(Reader&&) noexcept;
+  Reader& operator=(Reader&&) noexcept;
+  ~Reader();
+
+  const manifest::Manifest& manifest() const;
+  const std::filesystem::path& path() const;
+
+  // Hashes every own file, sorted by path; the first missing or mismatching file raises FileError
+  // naming it with the expected and actual size or checksum.
+  void Verify() const;
+
+  // The whole dataset: records in stored read order, tasks by ID, registered annotations.
+  std::unique_ptr<model::Dataset> Read(const LoadPlan& load = {});
+  // Record IDs in stored read order.
+  std::vector<std::int64_t> RecordIds();
+  // Records in read order, or the given IDs in the caller's order (NotFoundError naming every
+  // unknown ID before the first batch).
+  RecordStream IterRecords(const RecordQuery& query = {});
+
+  std::vector<std::shared_ptr<model::Task>> ReadTasks(const TaskQuery& query = {});
+  TaskStream IterTasks(const TaskQuery& query = {});
+
+  // Objects by ID (one graph per call; a repeated ID returns the same object). NotFoundError
+  // naming every missing ID, or an ID of a task of another type than `type`.
+  std::shared_ptr<model::Record> GetRecord(std::int64_t id, const LoadPlan& load = {});
+  std::vector<std::shared_ptr<model::Record>> GetRecords(std::span<const std::int64_t> ids,
+                                                         const LoadPlan& load = {});
+  std::shared_ptr<model::Signal> GetSignal(std::int64_t id, const LoadPlan& load = {});
+  std::vector<std::shared_ptr<model::Signal>> GetSignals(std::span<const std::int64_t> ids,
+                                                         const LoadPlan& load = {});
+  std::shared_ptr<model::Task> GetTask(std::int64_t id,
+                                       std::optional<model::TaskType> type = std::nullopt,
+                                       const LoadPlan& load = {});
+  std::vector<std::shared_ptr<model::Task>> GetTasks(
+      std::span<const std::int64_t> ids, std::optional<model::TaskType> type = std::nullopt,
+      const LoadPlan& load = {});
+
+  ReaderCounters counters() const;
+  // Closes the catalog connection and the open values and payload files. Lazy handles and later
+  // requests reopen what they need.
+  void Close();
+
+ private:
+  explicit Reader(std::shared_ptr<ReaderState> state);
+  std::shared_ptr<ReaderState> state_;
+};
+
+}  // namespace timef

@@ -1,0 +1,113 @@
+#include "catalog/lookup.h"
+
+#include <string>
+
+#include "catalog/duckdb_result.h"
+#include "catalog/duckdb_statement.h"
+#include "timef/error.h"
+
+namespace timef::catalog {
+namespace {
+
+// "7, 9, 12" (at most 20, then "… (N in all)").
+std::string ListIds(const std::vector<int64_t>& ids) {
+  std::string out;
+  for (size_t i = 0; i < ids.size() && i < 20; ++i) {
+    if (i) out += ", ";
+    out += std::to_string(ids[i]);
+  }
+  if (ids.size() > 20) out += ", … (" + std::to_string(ids.size()) + " in all)";
+  return out;
+}
+
+// Runs `sql` with $1 = ids and returns, per input position, column 1 (NULL → nullopt).
+std::vector<std::optional<int64_t>> ByPosition(Connection& connection, std::string_view sql,
+                                               std::span<const int64_t> ids,
+                                               std::string_view what) {
+  PreparedStatement statement = connection.Prepare(sql, what);
+  statement.BindInt64List(1, ids);
+  Result result = statement.Execute();
+  std::vector<std::optional<int64_t>> out;
+  out.reserve(ids.size());
+  while (std::optional<Chunk> chunk = result.Next()) {
+    auto value = chunk->Int64(1);
+    for (idx_t row = 0; row < chunk->size(); ++row) out.push_back(value.Optional(row));
+  }
+  return out;
+}
+
+constexpr std::string_view kPositions =
+    "WITH q AS (SELECT unnest($1::BIGINT[]) AS id, unnest(range(len($1::BIGINT[]))) AS i) ";
+
+}  // namespace
+
+std::vector<int64_t> RecordIdsInReadOrder(Connection& connection) {
+  Result result = connection.Query("SELECT record_id FROM records ORDER BY read_order", "records");
+  std::vector<int64_t> out;
+  while (std::optional<Chunk> chunk = result.Next()) {
+    auto id = chunk->Int64(0);
+    for (idx_t row = 0; row < chunk->size(); ++row) out.push_back(id.Get(row));
+  }
+  return out;
+}
+
+void CheckRecordIds(Connection& connection, std::span<const int64_t> ids) {
+  const auto found = ByPosition(connection,
+                                std::string(kPositions) +
+                                    "SELECT q.i, r.record_id FROM q LEFT JOIN records r "
+                                    "ON r.record_id = q.id ORDER BY q.i",
+                                ids, "records");
+  std::vector<int64_t> missing;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (!found[i]) missing.push_back(ids[i]);
+  }
+  if (!missing.empty()) {
+    throw NotFoundError({.object = "records", .where = "record_id"},
+                        "no record with ID " + ListIds(missing));
+  }
+}
+
+std::vector<int64_t> RecordIdsOfSignals(Connection& connection,
+                                        std::span<const int64_t> signal_ids) {
+  const auto found = ByPosition(connection,
+                                std::string(kPositions) +
+                                    "SELECT q.i, r.record_id FROM q LEFT JOIN signal_refs s "
+                                    "ON s.signal_id = q.id LEFT JOIN records r "
+                                    "ON r.record_key = s.record_key ORDER BY q.i",
+                                signal_ids, "signals");
+  std::vector<int64_t> missing;
+  std::vector<int64_t> out;
+  for (size_t i = 0; i < signal_ids.size(); ++i) {
+    if (!found[i]) {
+      missing.push_back(signal_ids[i]);
+    } else {
+      out.push_back(*found[i]);
+    }
+  }
+  if (!missing.empty()) {
+    throw NotFoundError({.object = "signals", .where = "signal_id"},
+                        "no signal with ID " + ListIds(missing));
+  }
+  return out;
+}
+
+void CheckTaskIds(Connection& connection, std::span<const int64_t> ids,
+                  std::optional<model::TaskType> type) {
+  std::string sql = std::string(kPositions) +
+                    "SELECT q.i, t.task_id FROM q LEFT JOIN tasks t ON t.task_id = q.id";
+  if (type) sql += " AND t.task_type = '" + std::string(model::ToString(*type)) + "'";
+  sql += " ORDER BY q.i";
+  const auto found = ByPosition(connection, sql, ids, "tasks");
+  std::vector<int64_t> missing;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (!found[i]) missing.push_back(ids[i]);
+  }
+  if (!missing.empty()) {
+    throw NotFoundError({.object = "tasks", .where = "task_id"},
+                        std::string(type ? "no " + std::string(model::ToString(*type)) + " task"
+                                         : "no task") +
+                            " with ID " + ListIds(missing));
+  }
+}
+
+}  // namespace timef::catalog

@@ -1,0 +1,88 @@
+#include "reader/lazy_handles.h"
+
+#include <algorithm>
+
+#include "reader/reader_state.h"
+#include "timef/error.h"
+
+namespace timef {
+
+LazySignalValues::LazySignalValues(std::shared_ptr<ReaderState> state,
+                                   std::shared_ptr<const model::Spec> spec,
+                                   std::vector<values::ChunkRef> chunks)
+    : state_(std::move(state)), spec_(std::move(spec)), chunks_(std::move(chunks)) {}
+
+std::shared_ptr<const model::ValueArray> LazySignalValues::Load() const {
+  if (chunks_.size() == 1) {
+    return std::make_shared<const model::ValueArray>(state_->ReadChunk(chunks_[0], *spec_));
+  }
+  std::vector<model::ValueArray> parts;
+  parts.reserve(chunks_.size());
+  for (const values::ChunkRef& chunk : chunks_) parts.push_back(state_->ReadChunk(chunk, *spec_));
+  return std::make_shared<const model::ValueArray>(values::ConcatValues(spec_->dtype, parts));
+}
+
+model::ValueArray LazySignalValues::ReadSteps(std::int64_t begin, std::int64_t end,
+                                              std::int64_t step_width) const {
+  std::vector<model::ValueArray> parts;
+  std::int64_t chunk_begin = 0;
+  for (const values::ChunkRef& chunk : chunks_) {
+    const std::int64_t chunk_end = chunk_begin + chunk.n_values;
+    if (chunk_end > begin && chunk_begin < end) {
+      model::ValueArray values = state_->ReadChunk(chunk, *spec_);
+      const std::int64_t from = std::max(begin, chunk_begin) - chunk_begin;
+      const std::int64_t to = std::min(end, chunk_end) - chunk_begin;
+      if (from == 0 && to == chunk.n_values) {
+        parts.push_back(std::move(values));
+      } else {
+        parts.push_back(values.SliceSteps(from, to, step_width));
+      }
+    }
+    if (chunk_end >= end) break;
+    chunk_begin = chunk_end;
+  }
+  if (parts.size() == 1) return std::move(parts.front());
+  return values::ConcatValues(spec_->dtype, parts);
+}
+
+LazyOffsets::LazyOffsets(std::shared_ptr<ReaderState> state, payload::OffsetsRef ref)
+    : state_(std::move(state)), ref_(std::move(ref)) {}
+
+std::shared_ptr<const std::vector<std::int64_t>> LazyOffsets::Load() const {
+  std::lock_guard lock(mutex_);
+  if (!loaded_) {
+    loaded_ = std::make_shared<const std::vector<std::int64_t>>(state_->ReadOffsets(ref_));
+  }
+  return loaded_;
+}
+
+bool LazyOffsets::is_loaded() const {
+  std::lock_guard lock(mutex_);
+  return loaded_ != nullptr;
+}
+
+PayloadText::PayloadText(std::shared_ptr<ReaderState> state, payload::TextRef ref,
+                         std::string checksum)
+    : state_(std::move(state)), ref_(std::move(ref)), checksum_(std::move(checksum)) {}
+
+std::string PayloadText::Read() const { return state_->ReadText(ref_); }
+
+bool PayloadText::SameStoredValue(const model::LazyText& other) const {
+  const auto* same = dynamic_cast<const PayloadText*>(&other);
+  return same != nullptr && !checksum_.empty() && same->checksum_ == checksum_ &&
+         same->ref_.row == ref_.row;
+}
+
+PayloadTextList::PayloadTextList(std::shared_ptr<ReaderState> state, payload::TextRef ref,
+                                 std::string checksum)
+    : state_(std::move(state)), ref_(std::move(ref)), checksum_(std::move(checksum)) {}
+
+std::vector<std::string> PayloadTextList::Read() const { return state_->ReadTextList(ref_); }
+
+bool PayloadTextList::SameStoredValue(const model::LazyTextList& other) const {
+  const auto* same = dynamic_cast<const PayloadTextList*>(&other);
+  return same != nullptr && !checksum_.empty() && same->checksum_ == checksum_ &&
+         same->ref_.row == ref_.row;
+}
+
+}  // namespace timef

@@ -1,0 +1,73 @@
+// Reader::Open and Reader::Verify (FORMAT.md §11): presence and size at open, hashes on verify.
+#include <algorithm>
+#include <system_error>
+
+#include "reader/reader_state.h"
+#include "timef/checksum.h"
+#include "timef/error.h"
+#include "timef/reader.h"
+
+namespace timef {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Every own file with its record, in the order verify() checks them: sorted by path.
+std::vector<const manifest::FilePart*> OwnFiles(const manifest::Manifest& m) {
+  std::vector<const manifest::FilePart*> parts{&m.files.control};
+  for (const auto& p : m.files.time_series) parts.push_back(&p);
+  for (const auto& p : m.files.payloads) parts.push_back(&p);
+  std::sort(parts.begin(), parts.end(),
+            [](const auto* a, const auto* b) { return a->path < b->path; });
+  return parts;
+}
+
+std::int64_t SizeOrThrow(const fs::path& file) {
+  std::error_code ec;
+  const auto size = fs::file_size(file, ec);
+  if (ec) {
+    throw FileError({.file = file}, "listed in manifest.json but missing: " + ec.message(),
+                    std::make_error_code(std::errc::no_such_file_or_directory));
+  }
+  return static_cast<std::int64_t>(size);
+}
+
+}  // namespace
+
+Reader Reader::Open(const fs::path& release_dir) {
+  manifest::Manifest m = manifest::ReadManifest(release_dir / manifest::kManifestFileName);
+  if (!m.payload_sources.empty()) {
+    throw FormatError({.file = release_dir / manifest::kManifestFileName,
+                       .where = "/payload_sources"},
+                      "payload sources are not supported by this reader yet");
+  }
+  for (const manifest::FilePart* part : OwnFiles(m)) {
+    const fs::path file = release_dir / part->path;
+    const std::int64_t size = SizeOrThrow(file);
+    if (size != part->size) {
+      throw FileError({.file = file, .where = "size"},
+                      "expected " + std::to_string(part->size) + " bytes (manifest.json), found " +
+                          std::to_string(size));
+    }
+  }
+  return Reader(std::make_shared<ReaderState>(release_dir, std::move(m)));
+}
+
+void Reader::Verify() const {
+  for (const manifest::FilePart* part : OwnFiles(state_->manifest())) {
+    const fs::path file = state_->release_dir() / part->path;
+    const std::int64_t size = SizeOrThrow(file);
+    if (size != part->size) {
+      throw FileError({.file = file, .where = "size"},
+                      "expected " + std::to_string(part->size) + " bytes, found " +
+                          std::to_string(size));
+    }
+    const std::string checksum = FileChecksum(file);
+    if (checksum != part->checksum) {
+      throw FileError({.file = file, .where = "checksum"},
+                      "expected " + part->checksum + ", found " + checksum);
+    }
+  }
+}
+
+}  // namespace timef

@@ -1,0 +1,206 @@
+// Reader: each request takes a catalog lease (reopening after Close() or a fork), builds its
+// objects with one CatalogHydrator and the hooks of its LoadPlan, and returns one graph.
+#include "timef/reader.h"
+
+#include <limits>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "catalog/hydrate.h"
+#include "catalog/lookup.h"
+#include "reader/reader_state.h"
+#include "timef/error.h"
+
+namespace timef {
+namespace {
+
+void CheckBatchSize(std::int64_t batch_size, std::string_view what) {
+  if (batch_size < 1) {
+    throw ValidationError({.object = std::string(what), .where = "batch_size"},
+                          "must be ≥ 1, got " + std::to_string(batch_size));
+  }
+}
+
+void CheckIds(std::span<const std::int64_t> ids, std::string_view kind) {
+  for (std::int64_t id : ids) {
+    if (id <= 0) {
+      throw ValidationError({.object = std::string(kind), .where = "id"},
+                            "IDs are positive int64, got " + std::to_string(id));
+    }
+  }
+}
+
+// Distinct IDs in first-seen order.
+std::vector<std::int64_t> Distinct(std::span<const std::int64_t> ids) {
+  std::vector<std::int64_t> out;
+  std::unordered_set<std::int64_t> seen;
+  for (std::int64_t id : ids) {
+    if (seen.insert(id).second) out.push_back(id);
+  }
+  return out;
+}
+
+catalog::TaskFilter FilterOf(const TaskQuery& query) {
+  catalog::TaskFilter filter;
+  filter.inputs = query.inputs;
+  filter.split = query.split;
+  filter.type = query.type;
+  filter.required_modalities = query.required_modalities;
+  filter.supported_modalities = query.supported_modalities;
+  return filter;
+}
+
+}  // namespace
+
+Reader::Reader(std::shared_ptr<ReaderState> state) : state_(std::move(state)) {}
+Reader::Reader(Reader&&) noexcept = default;
+Reader& Reader::operator=(Reader&&) noexcept = default;
+Reader::~Reader() = default;
+
+const manifest::Manifest& Reader::manifest() const { return state_->manifest(); }
+const std::filesystem::path& Reader::path() const { return state_->release_dir(); }
+ReaderCounters Reader::counters() const { return state_->counters(); }
+void Reader::Close() { state_->Close(); }
+
+std::unique_ptr<model::Dataset> Reader::Read(const LoadPlan& load) {
+  catalog::CatalogLease lease = state_->Lease();
+  return catalog::CatalogHydrator(lease.connection(), state_->HydrateOptionsFor(load))
+      .ReadDataset();
+}
+
+std::vector<std::int64_t> Reader::RecordIds() {
+  catalog::CatalogLease lease = state_->Lease();
+  return catalog::RecordIdsInReadOrder(lease.connection());
+}
+
+RecordStream Reader::IterRecords(const RecordQuery& query) {
+  CheckBatchSize(query.batch_size, "IterRecords");
+  std::shared_ptr<ReaderState> state = state_;
+  if (!query.ids.empty()) {
+    CheckIds(query.ids, "record");
+    {
+      catalog::CatalogLease lease = state->Lease();
+      catalog::CheckRecordIds(lease.connection(), query.ids);
+    }
+    auto ids = std::make_shared<const std::vector<std::int64_t>>(query.ids);
+    return RecordStream([state, ids, query, next = std::size_t{0}]() mutable
+                        -> std::optional<RecordStream::Batch> {
+      if (next >= ids->size()) return std::nullopt;
+      const std::size_t count =
+          std::min<std::size_t>(ids->size() - next, static_cast<std::size_t>(query.batch_size));
+      std::span<const std::int64_t> slice(ids->data() + next, count);
+      next += count;
+      catalog::CatalogLease lease = state->Lease();
+      return catalog::CatalogHydrator(lease.connection(), state->HydrateOptionsFor(query.load))
+          .RecordsById(slice);
+    });
+  }
+  return RecordStream([state, query, next = std::int64_t{0},
+                       total = std::optional<std::int64_t>()]() mutable
+                      -> std::optional<RecordStream::Batch> {
+    catalog::CatalogLease lease = state->Lease();
+    catalog::CatalogHydrator hydrator(lease.connection(), state->HydrateOptionsFor(query.load));
+    if (!total) total = hydrator.RecordCount();
+    if (next >= *total) return std::nullopt;
+    RecordStream::Batch batch = hydrator.RecordsInReadOrder(next, query.batch_size);
+    next += query.batch_size;
+    return batch;
+  });
+}
+
+std::vector<std::shared_ptr<model::Task>> Reader::ReadTasks(const TaskQuery& query) {
+  CheckIds(query.inputs, "record");
+  catalog::CatalogLease lease = state_->Lease();
+  return catalog::CatalogHydrator(lease.connection(), state_->HydrateOptionsFor(query.load))
+      .Tasks(FilterOf(query), 0, std::numeric_limits<std::int64_t>::max());
+}
+
+TaskStream Reader::IterTasks(const TaskQuery& query) {
+  CheckBatchSize(query.batch_size, "IterTasks");
+  CheckIds(query.inputs, "record");
+  std::shared_ptr<ReaderState> state = state_;
+  return TaskStream([state, query, after = std::int64_t{0},
+                     done = false]() mutable -> std::optional<TaskStream::Batch> {
+    if (done) return std::nullopt;
+    catalog::CatalogLease lease = state->Lease();
+    TaskStream::Batch batch =
+        catalog::CatalogHydrator(lease.connection(), state->HydrateOptionsFor(query.load))
+            .Tasks(FilterOf(query), after, query.batch_size);
+    if (batch.empty()) {
+      done = true;
+      return std::nullopt;
+    }
+    after = *batch.back()->id();
+    if (static_cast<std::int64_t>(batch.size()) < query.batch_size) done = true;
+    return batch;
+  });
+}
+
+std::vector<std::shared_ptr<model::Record>> Reader::GetRecords(std::span<const std::int64_t> ids,
+                                                               const LoadPlan& load) {
+  CheckIds(ids, "record");
+  const std::vector<std::int64_t> distinct = Distinct(ids);
+  catalog::CatalogLease lease = state_->Lease();
+  const auto records = catalog::CatalogHydrator(lease.connection(), state_->HydrateOptionsFor(load))
+                           .RecordsById(distinct);
+  std::unordered_map<std::int64_t, std::shared_ptr<model::Record>> by_id;
+  for (std::size_t i = 0; i < distinct.size(); ++i) by_id[distinct[i]] = records[i];
+  std::vector<std::shared_ptr<model::Record>> out;
+  out.reserve(ids.size());
+  for (std::int64_t id : ids) out.push_back(by_id.at(id));
+  return out;
+}
+
+std::shared_ptr<model::Record> Reader::GetRecord(std::int64_t id, const LoadPlan& load) {
+  return GetRecords(std::span<const std::int64_t>(&id, 1), load).front();
+}
+
+std::vector<std::shared_ptr<model::Signal>> Reader::GetSignals(std::span<const std::int64_t> ids,
+                                                               const LoadPlan& load) {
+  CheckIds(ids, "signal");
+  std::vector<std::int64_t> record_ids;
+  {
+    catalog::CatalogLease lease = state_->Lease();
+    record_ids = catalog::RecordIdsOfSignals(lease.connection(), ids);
+  }
+  const auto records = GetRecords(record_ids, load);
+  std::unordered_map<std::int64_t, std::shared_ptr<model::Signal>> by_id;
+  for (const auto& record : records) {
+    for (auto& signal : record->Signals()) by_id.emplace(*signal->id(), std::move(signal));
+  }
+  std::vector<std::shared_ptr<model::Signal>> out;
+  out.reserve(ids.size());
+  for (std::int64_t id : ids) out.push_back(by_id.at(id));
+  return out;
+}
+
+std::shared_ptr<model::Signal> Reader::GetSignal(std::int64_t id, const LoadPlan& load) {
+  return GetSignals(std::span<const std::int64_t>(&id, 1), load).front();
+}
+
+std::vector<std::shared_ptr<model::Task>> Reader::GetTasks(std::span<const std::int64_t> ids,
+                                                           std::optional<model::TaskType> type,
+                                                           const LoadPlan& load) {
+  CheckIds(ids, "task");
+  const std::vector<std::int64_t> distinct = Distinct(ids);
+  catalog::CatalogLease lease = state_->Lease();
+  catalog::CheckTaskIds(lease.connection(), distinct, type);
+  catalog::TaskFilter filter;
+  filter.ids = distinct;
+  const auto tasks = catalog::CatalogHydrator(lease.connection(), state_->HydrateOptionsFor(load))
+                         .Tasks(filter, 0, std::numeric_limits<std::int64_t>::max());
+  std::unordered_map<std::int64_t, std::shared_ptr<model::Task>> by_id;
+  for (const auto& task : tasks) by_id.emplace(*task->id(), task);
+  std::vector<std::shared_ptr<model::Task>> out;
+  out.reserve(ids.size());
+  for (std::int64_t id : ids) out.push_back(by_id.at(id));
+  return out;
+}
+
+std::shared_ptr<model::Task> Reader::GetTask(std::int64_t id, std::optional<model::TaskType> type,
+                                             const LoadPlan& load) {
+  return GetTasks(std::span<const std::int64_t>(&id, 1), type, load).front();
+}
+
+}  // namespace timef

@@ -1,0 +1,82 @@
+// The state a Reader shares with the lazy handles it hands out: the manifest, the catalog
+// session, the open values and payload files, the decoded-text cache and the counters. Handles
+// hold it by shared_ptr, so they stay readable after the Reader is closed or destroyed.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <list>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "catalog/catalog_reader.h"
+#include "catalog/hydrate.h"
+#include "payload/payload_reader.h"
+#include "timef/manifest.h"
+#include "timef/reader.h"
+#include "values/chunk_reader.h"
+
+namespace timef {
+
+class ReaderState : public std::enable_shared_from_this<ReaderState> {
+ public:
+  ReaderState(std::filesystem::path release_dir, manifest::Manifest manifest);
+
+  const std::filesystem::path& release_dir() const { return release_dir_; }
+  const manifest::Manifest& manifest() const { return manifest_; }
+
+  // The catalog session (opened by the first lease; §6.1 checks on first open).
+  catalog::CatalogLease Lease();
+  // Hydration hooks that build lazy (or, per `plan`, loaded) values, offsets and text.
+  catalog::HydrateOptions HydrateOptionsFor(const LoadPlan& plan);
+
+  // The file a locator names: an own file the manifest lists, else FormatError naming `what`.
+  std::filesystem::path ResolveOwn(const std::optional<std::string>& payload_source,
+                                   const std::string& path, bool values_file,
+                                   const std::string& what) const;
+
+  model::ValueArray ReadChunk(const values::ChunkRef& chunk, const model::Spec& spec);
+  std::string ReadText(const payload::TextRef& ref);
+  std::vector<std::string> ReadTextList(const payload::TextRef& ref);
+  std::vector<std::int64_t> ReadOffsets(const payload::OffsetsRef& ref);
+  // The manifest checksum of an own payload file ("" if unknown): identifies stored text across
+  // readers.
+  const std::string& PayloadChecksum(const std::string& path) const;
+
+  ReaderCounters counters() const;
+  void Close();
+
+ private:
+  // Decoded text values, newest first, bounded by kTextCacheBytes (the newest is kept even when
+  // larger).
+  struct CachedText {
+    std::string file;
+    std::int64_t row;
+    bool list;
+    std::vector<std::string> value;  // one element for kind text
+    std::int64_t bytes;
+  };
+  static constexpr std::int64_t kTextCacheBytes = 64 * 1024 * 1024;
+  const std::vector<std::string>* FindCached(const std::string& file, std::int64_t row, bool list);
+  void Cache(const std::string& file, std::int64_t row, bool list, std::vector<std::string> value);
+
+  std::filesystem::path release_dir_;
+  manifest::Manifest manifest_;
+  std::set<std::string> own_values_;
+  std::map<std::string, std::string> own_payloads_;  // path → checksum
+  std::unique_ptr<catalog::CatalogReader> catalog_;
+  values::ChunkReader chunks_;
+  payload::PayloadReader payloads_;
+  static std::string CacheKey(const std::string& file, std::int64_t row, bool list);
+  std::list<CachedText> text_cache_;
+  std::unordered_map<std::string, std::list<CachedText>::iterator> text_index_;
+  std::int64_t text_cache_bytes_ = 0;
+  std::uint64_t catalog_opens_ = 0;
+};
+
+}  // namespace timef
