@@ -1,14 +1,28 @@
 #!/usr/bin/env bash
-# `make demo`: runs the main job on the freshly built tree. Until the writer lands (issue 5) that is
-# the CLI's version check and validating the sample manifest shipped in examples/.
+# `make demo`: writes the hello-world release into BUILD/demo-registry (or reuses it when already
+# committed), then inspects and verifies it with the CLI.
 set -euo pipefail
 build=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
 timef="$build/bin/timef"
+registry="$build/demo-registry"
 
 echo "== timef --version"
 "$timef" --version
 echo "== timef manifest validate examples/manifest/hello.json"
 "$timef" manifest validate "$root/examples/manifest/hello.json"
-echo "== timef manifest show examples/manifest/hello.json"
-"$timef" manifest show "$root/examples/manifest/hello.json"
+echo "== timef demo $registry"
+release=$("$timef" demo "$registry")
+echo "$release"
+echo "== timef info $release"
+"$timef" info "$release"
+echo "== timef verify $release"
+"$timef" verify "$release"
+echo "== timef manifest validate $release"
+"$timef" manifest validate "$release"
+echo "== timef records $release"
+"$timef" records "$release"
+echo "== timef tasks $release"
+"$timef" tasks "$release"
+echo "== timef cat $release --signal 2 --steps 4998:5003 (lead II around the planted NaN)"
+"$timef" cat "$release" --signal 2 --steps 4998:5003

@@ -19,5 +19,7 @@ using Action = std::function<int()>;
 // One per command group, each in its own cmd_<group>.cc.
 void RegisterManifestCommands(CLI::App& app, Action& action);  // timef manifest ...
 void RegisterParquetCommands(CLI::App& app, Action& action);   // timef parquet ...
+// timef demo|info|verify|records|tasks|cat
+void RegisterDatasetCommands(CLI::App& app, Action& action);
 
 }  // namespace timef::cli

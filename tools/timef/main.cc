@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   cli::Action action;
   cli::RegisterManifestCommands(app, action);
   cli::RegisterParquetCommands(app, action);
+  cli::RegisterDatasetCommands(app, action);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,39 @@
+// The dataset commands (docs/cli.md "Datasets"): each Run* function is one command's action and
+// returns its exit code. Registration is in cmd_dataset.cc.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace timef::cli {
+
+int RunDemo(const std::string& registry);
+int RunInfo(const std::string& release);
+int RunVerify(const std::string& release);
+
+struct RecordsArgs {
+  std::string release;
+  std::optional<int64_t> limit;
+  std::vector<int64_t> ids;
+};
+int RunRecords(const RecordsArgs& args);
+
+struct TasksArgs {
+  std::string release;
+  std::optional<std::string> split;
+  std::optional<std::string> type;
+  std::optional<int64_t> limit;
+};
+int RunTasks(const TasksArgs& args);
+
+struct CatArgs {
+  std::string release;
+  int64_t signal = 0;
+  std::string steps = ":";
+  std::string format = "csv";
+};
+int RunCat(const CatArgs& args);
+
+}  // namespace timef::cli

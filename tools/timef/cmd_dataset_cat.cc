@@ -1,0 +1,118 @@
+// `timef cat DIR --signal ID [--steps A:B] [--format csv|json]`: a signal's values, one step per
+// line. Only the chunks that hold the window are decoded (Signal::ReadSteps on a lazy handle).
+#include <fmt/core.h>
+
+#include <cmath>
+#include <string>
+
+#include "cmd_dataset.h"
+#include "commands.h"
+#include "dataset_text.h"
+#include "timef/error.h"
+#include "timef/json.h"
+#include "timef/reader.h"
+
+namespace timef::cli {
+namespace {
+
+std::string JsonString(const std::string& text) {
+  return Json(text).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+// RFC 4180 quoting; an empty string is quoted so that it differs from a null (empty cell).
+std::string CsvCell(const std::string& text, bool is_text) {
+  if (!is_text) return text;
+  if (!text.empty() && text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+bool IsTextual(model::DType dtype) {
+  return dtype == model::DType::kStr || dtype == model::DType::kEnum;
+}
+
+// One scalar for JSON: numbers stay numbers; NaN and infinities become the strings "NaN",
+// "Infinity", "-Infinity" (JSON has no such numbers), as `timef parquet dump` writes them.
+std::string JsonScalar(const model::ValueArray& values, int64_t index, const model::Spec& spec) {
+  std::string text = FormatScalar(values, index, spec);
+  if (IsTextual(values.dtype())) return JsonString(text);
+  if (text == "nan") return "\"NaN\"";
+  if (text == "inf") return "\"Infinity\"";
+  if (text == "-inf") return "\"-Infinity\"";
+  return text;
+}
+
+// The value of step `step` of `values` (StepWidth() scalars per step); a shaped step renders
+// as a list.
+std::string StepValue(const model::ValueArray& values, int64_t step, const model::Spec& spec,
+                      bool json) {
+  const int64_t width = spec.StepWidth();
+  if (!values.IsValid(step)) return json ? "null" : "";
+  if (width == 1) {
+    return json ? JsonScalar(values, step, spec)
+                : CsvCell(FormatScalar(values, step, spec), IsTextual(values.dtype()));
+  }
+  std::string list = "[";
+  for (int64_t k = 0; k < width; ++k) {
+    if (k > 0) list += ',';
+    list += JsonScalar(values, step * width + k, spec);
+  }
+  list += ']';
+  return json ? list : CsvCell(list, /*is_text=*/true);
+}
+
+}  // namespace
+
+int RunCat(const CatArgs& args) {
+  std::optional<int64_t> begin;
+  std::optional<int64_t> end;
+  if (!ParseStepWindow(args.steps, begin, end)) {
+    fmt::print(stderr, "timef: error: --steps: expected A:B, A:, :B or :, got '{}'\n", args.steps);
+    return kExitUsage;
+  }
+  Reader reader = Reader::Open(args.release);
+  std::shared_ptr<model::Signal> signal = reader.GetSignal(args.signal);
+  const int64_t first = begin.value_or(0);
+  model::ValueArray values;
+  try {
+    values = signal->ReadSteps(first, end.value_or(signal->n_values()));
+  } catch (const ValidationError& error) {
+    // A reversed or negative window is a usage problem, not a data problem.
+    fmt::print(stderr, "timef: error: {}\n", error.what());
+    return kExitUsage;
+  }
+  const model::Spec& spec = *signal->spec();
+  const model::TimeAxis& axis = *signal->axis();
+  const int64_t steps = spec.StepWidth() == 0 ? 0 : values.size() / spec.StepWidth();
+  std::shared_ptr<const std::vector<int64_t>> offsets;
+  if (axis.is_irregular() && steps > 0) offsets = axis.LoadOffsets();
+  auto time_of = [&](int64_t step) {
+    return offsets ? (*offsets)[static_cast<size_t>(step)] : axis.TimeOfStep(step);
+  };
+
+  const bool json = args.format == "json";
+  const bool timed = !axis.is_ordinal();
+  if (!json) fmt::print("{}\n", timed ? "step,offset_us,value" : "step,value");
+  for (int64_t i = 0; i < steps; ++i) {
+    const int64_t step = first + i;
+    const std::string value = StepValue(values, i, spec, json);
+    if (json) {
+      if (timed) {
+        fmt::print("{{\"step\":{},\"offset_us\":{},\"value\":{}}}\n", step, time_of(step), value);
+      } else {
+        fmt::print("{{\"step\":{},\"value\":{}}}\n", step, value);
+      }
+    } else if (timed) {
+      fmt::print("{},{},{}\n", step, time_of(step), value);
+    } else {
+      fmt::print("{},{}\n", step, value);
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace timef::cli

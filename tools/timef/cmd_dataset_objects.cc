@@ -1,0 +1,173 @@
+// `timef records` and `timef tasks`: one line per object, streamed batch by batch, reading no
+// signal values and no packed text.
+#include <fmt/core.h>
+
+#include <string>
+#include <vector>
+
+#include "cmd_dataset.h"
+#include "commands.h"
+#include "dataset_text.h"
+#include "timef/error.h"
+#include "timef/reader.h"
+
+namespace timef::cli {
+namespace {
+
+// Texts up to this many bytes are shown when they are already in memory.
+constexpr int64_t kShownTextBytes = 32;
+
+int64_t CountSources(const model::Source& source) {
+  int64_t n = 1;
+  for (const auto& child : source.children()) n += CountSources(*child);
+  return n;
+}
+
+int64_t CountAnnotations(const model::Source& source) {
+  int64_t n = static_cast<int64_t>(source.annotations().size());
+  for (const auto& signal : source.signals())
+    n += static_cast<int64_t>(signal->annotations().size());
+  for (const auto& child : source.children()) n += CountAnnotations(*child);
+  return n;
+}
+
+std::string IdOf(const std::optional<int64_t>& id) { return id ? std::to_string(*id) : "?"; }
+
+template <class Range, class Render>
+std::string JoinIds(const Range& items, Render render) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += ',';
+    out += render(item);
+  }
+  return out.empty() ? "-" : out;
+}
+
+std::string SignalIds(const model::ScopedSpan& span) {
+  return JoinIds(span.signals, [](const auto& signal) { return IdOf(signal->id()); });
+}
+
+std::string DescribeSpan(const model::ScopedSpan& span) {
+  const std::string kind(model::ToString(span.kind()));
+  std::string where;
+  if (span.end()) {
+    where = fmt::format("[{}, {})", span.start(), *span.end());
+  } else {
+    where = std::to_string(span.start());
+  }
+  if (span.is_time()) {
+    where += " us";
+    if (!span.signals.empty()) where += " on signals " + SignalIds(span);
+  } else {
+    where += " on signal " + SignalIds(span);
+  }
+  return kind + " " + where;
+}
+
+std::string DescribeTarget(const model::TaskTarget& target) {
+  switch (target.kind()) {
+    case model::TargetKind::kText: {
+      const model::Text& text = target.text();
+      if (const std::string* value = text.inline_value(); value && text.size() <= kShownTextBytes) {
+        return Json(*value).dump();
+      }
+      return fmt::format("text ({} B)", text.size());
+    }
+    case model::TargetKind::kInteger:
+      return std::to_string(target.integer());
+    case model::TargetKind::kFloat:
+      return FormatFloat(target.float_value());
+    case model::TargetKind::kBoolean:
+      return target.boolean() ? "true" : "false";
+    case model::TargetKind::kRecord:
+      return "record " + IdOf(target.record()->id());
+    case model::TargetKind::kSignal:
+      return "signal " + IdOf(target.signal()->id());
+    default:
+      return DescribeSpan(target.span());
+  }
+}
+
+std::string DescribeTargets(const model::Task& task) {
+  if (!task.targets()) {
+    std::string keys;
+    for (const auto& ref : task.target_annotations()) {
+      if (!keys.empty()) keys += ", ";
+      keys += ref->key();
+    }
+    return "by annotation " + keys;
+  }
+  if (task.targets()->empty()) return "() (explicit empty answer)";
+  std::string out;
+  for (const model::TaskTarget& target : *task.targets()) {
+    if (!out.empty()) out += "; ";
+    out += DescribeTarget(target);
+  }
+  return out;
+}
+
+}  // namespace
+
+int RunRecords(const RecordsArgs& args) {
+  Reader reader = Reader::Open(args.release);
+  RecordQuery query;
+  query.ids = args.ids;
+  if (query.ids.empty() && args.limit) {
+    // Build only the records that will be printed.
+    std::vector<int64_t> ids = reader.RecordIds();
+    if (static_cast<int64_t>(ids.size()) > *args.limit)
+      ids.resize(static_cast<size_t>(*args.limit));
+    if (ids.empty()) return kExitOk;
+    query.ids = std::move(ids);
+  }
+  RecordStream stream = reader.IterRecords(query);
+  // The first batch comes before the header, so an unknown ID prints nothing on stdout.
+  auto batch = stream.Next();
+  fmt::print("{:>8}  {:<27}  {:>7}  {:>7}  {:>11}\n", "id", "start", "sources", "signals",
+             "annotations");
+  int64_t printed = 0;
+  for (; batch; batch = stream.Next()) {
+    for (const auto& record : *batch) {
+      if (args.limit && printed >= *args.limit) return kExitOk;
+      int64_t sources = 0;
+      int64_t annotations = static_cast<int64_t>(record->annotations().size());
+      for (const auto& root : record->sources()) {
+        sources += CountSources(*root);
+        annotations += CountAnnotations(*root);
+      }
+      fmt::print("{:>8}  {:<27}  {:>7}  {:>7}  {:>11}\n", IdOf(record->id()),
+                 FormatUnixMicros(record->start_time_us()), sources, record->Signals().size(),
+                 annotations);
+      ++printed;
+    }
+  }
+  return kExitOk;
+}
+
+int RunTasks(const TasksArgs& args) {
+  Reader reader = Reader::Open(args.release);
+  TaskQuery query;
+  // The CLI checked both names against the lists, so the parses succeed.
+  if (args.split) query.split = model::ParseSplit(*args.split);
+  if (args.type) query.type = model::ParseTaskType(*args.type);
+  TaskStream stream = reader.IterTasks(query);
+  auto batch = stream.Next();
+  fmt::print("{:>8}  {:<21}  {:<10}  {:<10}  {:>6}  {}\n", "id", "type", "split", "inputs",
+             "prompt", "targets");
+  int64_t printed = 0;
+  for (; batch; batch = stream.Next()) {
+    for (const auto& task : *batch) {
+      if (args.limit && printed >= *args.limit) return kExitOk;
+      fmt::print("{:>8}  {:<21}  {:<10}  {:<10}  {:>6}  {}\n", IdOf(task->id()),
+                 model::ToString(task->type()),
+                 task->split() ? std::string(model::ToString(*task->split())) : "-",
+                 JoinIds(task->inputs(), [](const auto& record) { return IdOf(record->id()); }),
+                 task->prompt() ? std::to_string(task->prompt()->size()) : "-",
+                 DescribeTargets(*task));
+      ++printed;
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace timef::cli
