@@ -29,6 +29,7 @@ test-asan: deps
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest -j $(JOBS) $(CTEST_FLAGS)
+	$(MAKE) fuzz FUZZ_SECONDS=60
 
 demo: build
 	scripts/demo.sh $(BUILD)
