@@ -90,11 +90,22 @@ void CatalogHydrator::ForEachRecordBatch(
 std::vector<std::shared_ptr<model::Task>> CatalogHydrator::Tasks(const TaskFilter& filter,
                                                                  int64_t after_task_id,
                                                                  int64_t limit) {
+  HydrateGraph graph(connection_, options_);
+  return TasksIn(graph, filter, after_task_id, limit);
+}
+
+std::vector<std::shared_ptr<model::Task>> CatalogHydrator::TasksIn(HydrateGraph& graph,
+                                                                   const TaskFilter& filter,
+                                                                   int64_t after_task_id,
+                                                                   int64_t limit) {
   std::string sql = "SELECT t.task_key FROM tasks t WHERE t.task_id > $1";
   int param = 2;
   const int split_param = filter.split ? param++ : 0;
   const int type_param = filter.type ? param++ : 0;
   const int inputs_param = filter.inputs.empty() ? 0 : param++;
+  const int ids_param = filter.ids.empty() ? 0 : param++;
+  const int required_param = filter.required_modalities.empty() ? 0 : param++;
+  const int supported_param = filter.supported_modalities.empty() ? 0 : param++;
   const int limit_param = param;
   if (split_param) sql += " AND t.split = $" + std::to_string(split_param);
   if (type_param) sql += " AND t.task_type = $" + std::to_string(type_param);
@@ -105,15 +116,33 @@ std::vector<std::shared_ptr<model::Task>> CatalogHydrator::Tasks(const TaskFilte
         std::to_string(inputs_param) +
         "::BIGINT[]) AS id) q ON r.record_id = q.id WHERE rr.field = 'inputs')";
   }
+  if (ids_param) {
+    sql += " AND t.task_id IN (SELECT unnest($" + std::to_string(ids_param) + "::BIGINT[]))";
+  }
+  if (required_param) {
+    sql +=
+        " AND list_has_all(t.input_modalities, $" + std::to_string(required_param) + "::VARCHAR[])";
+  }
+  if (supported_param) {
+    sql += " AND list_has_all($" + std::to_string(supported_param) +
+           "::VARCHAR[], t.input_modalities)";
+  }
   sql += " ORDER BY t.task_id LIMIT $" + std::to_string(limit_param);
   PreparedStatement statement = connection_.Prepare(sql, "tasks");
   statement.BindInt64(1, after_task_id);
   if (split_param) statement.BindVarchar(split_param, model::ToString(*filter.split));
   if (type_param) statement.BindVarchar(type_param, model::ToString(*filter.type));
   if (inputs_param) statement.BindInt64List(inputs_param, filter.inputs);
+  if (ids_param) statement.BindInt64List(ids_param, filter.ids);
+  auto bind_modalities = [&](int param, const std::vector<model::InputModality>& modalities) {
+    std::vector<std::string_view> names;
+    for (model::InputModality m : modalities) names.push_back(model::ToString(m));
+    statement.BindVarcharList(param, names);
+  };
+  if (required_param) bind_modalities(required_param, filter.required_modalities);
+  if (supported_param) bind_modalities(supported_param, filter.supported_modalities);
   statement.BindInt64(limit_param, limit);
   const std::vector<int64_t> keys = Column(statement.Execute());
-  HydrateGraph graph(connection_, options_);
   graph.LoadTasks(keys);
   std::vector<std::shared_ptr<model::Task>> out;
   out.reserve(keys.size());
@@ -126,8 +155,15 @@ void CatalogHydrator::ForEachTaskBatch(
     const std::function<void(std::vector<std::shared_ptr<model::Task>>)>& batch) {
   const int64_t size = std::max<int64_t>(1, options_.task_batch);
   int64_t after = 0;
+  std::unique_ptr<HydrateGraph> graph;
   while (true) {
-    std::vector<std::shared_ptr<model::Task>> tasks = Tasks(filter, after, size);
+    // Tasks are built per batch (a batch's from_tasks closure is rebuilt with it); records stay.
+    if (graph && graph->record_count() <= options_.task_record_cache) {
+      graph->ForgetTasks();
+    } else {
+      graph = std::make_unique<HydrateGraph>(connection_, options_);
+    }
+    std::vector<std::shared_ptr<model::Task>> tasks = TasksIn(*graph, filter, after, size);
     if (tasks.empty()) return;
     after = *tasks.back()->id();
     const bool last = static_cast<int64_t>(tasks.size()) < size;

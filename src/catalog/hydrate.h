@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "catalog/duckdb_database.h"
@@ -19,19 +20,52 @@
 
 namespace timef::catalog {
 
+// One text_payloads row (§6.3) without its kind, which the column it is met in implies.
+struct TextPayloadRow {
+  int64_t text_key = 0;
+  std::optional<std::string> payload_source;  // nullopt = this release
+  std::string file;
+  int64_t row = 0;
+  int64_t length = 0;  // UTF-8 bytes (text) or element count (text_list)
+  bool operator==(const TextPayloadRow&) const = default;
+};
+
 struct HydrateOptions {
-  // Lazy offsets of an irregular axis. Without it, loading the offsets raises Error (there is no
-  // payload reader yet).
+  // Also reachable as HydrateOptions::TextPayloadRow.
+  using TextPayloadRow = catalog::TextPayloadRow;
+  // Lazy offsets of an irregular axis. Without it, loading the offsets raises Error.
   std::function<std::shared_ptr<const model::TimeOffsets>(const OffsetsLocator&)> offsets;
+  // The lazy Text / TextList of a packed value (prompt, rationale, text target, annotation text or
+  // text list). Meeting a packed value without its hook raises FormatError naming table and column.
+  std::function<model::Text(const TextPayloadRow&)> text;
+  std::function<model::TextList(const TextPayloadRow&)> text_list;
+  // The values source of a hydrated signal from its signal_chunks rows in chunk_index order.
+  // Called once per signal that has chunk rows (a null answer leaves the signal without values);
+  // unset = signal_chunks is not read at all.
+  std::function<std::shared_ptr<const model::SignalValues>(const model::Signal&,
+                                                           std::vector<ChunkLocator>)>
+      values;
   int64_t record_batch = 1000;
   int64_t task_batch = 5000;
+  // ForEachTaskBatch keeps the records (with their sources, signals and annotations) it built for
+  // one batch and reuses them for later batches, so a record input to tasks of many batches is
+  // built once; when more than this many records are held, the next batch starts from an empty
+  // graph. 0 = a separate graph per batch.
+  int64_t task_record_cache = 20000;
 };
 
 struct TaskFilter {
   std::vector<int64_t> inputs;  // tasks with any of these input record IDs; empty = any
   std::optional<model::Split> split;
   std::optional<model::TaskType> type;
+  std::vector<int64_t> ids;  // only these task IDs; empty = any
+  // Tasks whose input_modalities include every one of these; empty = no constraint.
+  std::vector<model::InputModality> required_modalities;
+  // Tasks whose input_modalities are all among these; empty = no constraint.
+  std::vector<model::InputModality> supported_modalities;
 };
+
+class HydrateGraph;
 
 class CatalogHydrator {
  public:
@@ -50,6 +84,8 @@ class CatalogHydrator {
   // and tasks they reference are built in the same graph (referenced tasks are not returned).
   std::vector<std::shared_ptr<model::Task>> Tasks(const TaskFilter& filter, int64_t after_task_id,
                                                   int64_t limit);
+  // Batches of Tasks(filter, …, options.task_batch) in task_id order. Records are shared across
+  // batches as options.task_record_cache says; tasks are built per batch.
   void ForEachTaskBatch(
       const TaskFilter& filter,
       const std::function<void(std::vector<std::shared_ptr<model::Task>>)>& batch);
@@ -59,6 +95,9 @@ class CatalogHydrator {
   std::unique_ptr<model::Dataset> ReadDataset();
 
  private:
+  std::vector<std::shared_ptr<model::Task>> TasksIn(HydrateGraph& graph, const TaskFilter& filter,
+                                                    int64_t after_task_id, int64_t limit);
+
   Connection connection_;
   HydrateOptions options_;
 };

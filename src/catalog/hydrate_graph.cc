@@ -6,6 +6,7 @@
 
 #include "catalog/duckdb_result.h"
 #include "catalog/duckdb_statement.h"
+#include "catalog/hydrate_text.h"
 #include "timef/error.h"
 #include "timef/json.h"
 
@@ -71,12 +72,17 @@ constexpr std::string_view kOccurrenceColumns =
     "o.occurrence_key, {second}, o.span_type, o.start_us, o.end_us, o.provenance, o.confidence, "
     "o.metadata, ia.parent_alias, c.content_key, c.name, c.value_kind, c.text_value, "
     "c.text_value_text_key, c.integer_value, c.float_value, c.boolean_value, c.text_list_value, "
-    "c.text_list_value_text_key, c.unit, c.description, c.metadata";
+    "c.text_list_value_text_key, c.unit, c.description, c.metadata, ";
+
+// The content's text_payloads row: at most one of its two text keys is set.
+constexpr std::string_view kContentPayloadJoin =
+    " LEFT JOIN text_payloads tp ON tp.text_key = "
+    "coalesce(c.text_value_text_key, c.text_list_value_text_key) ";
 
 std::string OccurrenceSelect(std::string_view second) {
   std::string columns(kOccurrenceColumns);
   columns.replace(columns.find("{second}"), 8, second);
-  return "SELECT " + columns;
+  return "SELECT " + columns + PackedColumns("tp");
 }
 
 }  // namespace
@@ -110,6 +116,15 @@ std::shared_ptr<model::Signal> HydrateGraph::Signal(int64_t key) const {
   return it->second;
 }
 
+std::shared_ptr<model::Record> HydrateGraph::Record(int64_t key) const {
+  auto it = records_.find(key);
+  if (it == records_.end()) {
+    throw FormatError({.object = "records", .where = "record_key"},
+                      "reference to unknown record key " + std::to_string(key));
+  }
+  return it->second;
+}
+
 void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys) {
   std::vector<int64_t> keys;
   for (int64_t key : record_keys) {
@@ -120,6 +135,7 @@ void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys) {
   if (keys.empty()) return;
 
   std::vector<int64_t> object_keys = keys;
+  std::vector<int64_t> signal_keys;
   {
     Result r =
         Run("SELECT r.record_key, r.record_id, c.start_time_us, r.time_span_start_us, "
@@ -245,6 +261,8 @@ void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys) {
               locator.row = c.Int64(26).Get(row);
               locator.n_values = c.Int64(27).Get(row);
               locator.digest = c.Varchar(28).Get(row);
+              locator.first_us = c.Int64(22).Get(row);
+              locator.last_us = c.Int64(23).Get(row);
               std::shared_ptr<const model::TimeOffsets> offsets =
                   options_.offsets ? options_.offsets(locator)
                                    : std::make_shared<UnreadableOffsets>(locator.path);
@@ -266,10 +284,12 @@ void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys) {
         sources_.at(c.Int64(2).Get(row))->AddSignal(signal);
         objects_[key] = signal.get();
         object_keys.push_back(key);
+        signal_keys.push_back(key);
         signals_[key] = std::move(signal);
       }
     }
   }
+  LoadValues(signal_keys);
   LoadOccurrences(object_keys);
 }
 
@@ -278,11 +298,6 @@ std::shared_ptr<const model::AnnotationContent> HydrateGraph::Content(const Chun
   const int64_t key = c.Int64(first).Get(row);
   std::shared_ptr<const model::AnnotationContent>& cached = contents_[key];
   if (cached) return cached;
-  if (!c.Int64(first + 4).IsNull(row) || !c.Int64(first + 9).IsNull(row)) {
-    throw FormatError(
-        {.object = "annotation_contents", .where = "text_value_text_key"},
-        "packed annotation text is not supported yet (content " + std::to_string(key) + ")");
-  }
   model::AnnotationValue value;
   if (auto kind_text = c.Varchar(first + 2).Optional(row)) {
     const auto kind = model::ParseValueKind(*kind_text);
@@ -290,7 +305,12 @@ std::shared_ptr<const model::AnnotationContent> HydrateGraph::Content(const Chun
       case model::ValueKind::kMarker:
         BadEnum("annotation_contents.value_kind", *kind_text);
       case model::ValueKind::kText:
-        value = model::AnnotationValue::OfText(std::string(c.Varchar(first + 3).Get(row)));
+        if (auto packed = PackedTextAt(c, row, first + 4, first + 13, options_,
+                                       {"annotation_contents", "text_value_text_key"})) {
+          value = model::AnnotationValue::OfText(std::move(*packed));
+        } else {
+          value = model::AnnotationValue::OfText(std::string(c.Varchar(first + 3).Get(row)));
+        }
         break;
       case model::ValueKind::kInteger:
         value = model::AnnotationValue::OfInteger(c.Int64(first + 5).Get(row));
@@ -302,7 +322,12 @@ std::shared_ptr<const model::AnnotationContent> HydrateGraph::Content(const Chun
         value = model::AnnotationValue::OfBoolean(c.Bool(first + 7).Get(row));
         break;
       case model::ValueKind::kTextList:
-        value = model::AnnotationValue::OfTextList(c.VarcharList(first + 8).Get(row));
+        if (auto packed = PackedTextListAt(c, row, first + 9, first + 13, options_,
+                                           {"annotation_contents", "text_list_value_text_key"})) {
+          value = model::AnnotationValue::OfTextList(std::move(*packed));
+        } else {
+          value = model::AnnotationValue::OfTextList(c.VarcharList(first + 8).Get(row));
+        }
         break;
     }
   }
@@ -339,7 +364,8 @@ void HydrateGraph::LoadOccurrences(const std::vector<int64_t>& object_keys) {
   if (object_keys.empty()) return;
   Result r = Run(OccurrenceSelect("o.object_key") +
                      " FROM annotation_occurrences o JOIN {keys} q ON o.object_key = q.k "
-                     "JOIN annotation_contents c ON c.content_key = o.content_key "
+                     "JOIN annotation_contents c ON c.content_key = o.content_key " +
+                     std::string(kContentPayloadJoin) +
                      "LEFT JOIN imported_annotations ia ON ia.occurrence_key = o.occurrence_key "
                      "ORDER BY o.occurrence_key",
                  object_keys, "annotation_occurrences");
@@ -351,9 +377,17 @@ void HydrateGraph::LoadOccurrences(const std::vector<int64_t>& object_keys) {
                                        ? static_cast<model::Annotatable*>(dataset_.get())
                                        : objects_.at(object);
       target->AddAnnotation(occurrence);
+      if (tasks_.contains(object)) task_occurrences_.push_back(chunk->Int64(0).Get(row));
       occurrences_[chunk->Int64(0).Get(row)] = std::move(occurrence);
     }
   }
+}
+
+void HydrateGraph::ForgetTasks() {
+  for (const auto& [key, task] : tasks_) objects_.erase(key);
+  tasks_.clear();
+  for (int64_t key : task_occurrences_) occurrences_.erase(key);
+  task_occurrences_.clear();
 }
 
 void HydrateGraph::LoadDatasetAnnotations() {
@@ -368,7 +402,8 @@ void HydrateGraph::LoadRegistered() {
   Result r = connection_.Query(
       OccurrenceSelect("o.position") +
           " FROM registered_annotations o "
-          "JOIN annotation_contents c ON c.content_key = o.content_key "
+          "JOIN annotation_contents c ON c.content_key = o.content_key " +
+          std::string(kContentPayloadJoin) +
           "LEFT JOIN imported_annotations ia ON ia.occurrence_key = o.occurrence_key "
           "ORDER BY o.position",
       "registered_annotations");

@@ -25,6 +25,10 @@ class HydrateGraph {
   // Builds the tasks of `task_keys` plus every task they reach through from_tasks or annotation
   // references, the records those tasks reference, registered and dataset annotations.
   void LoadTasks(const std::vector<int64_t>& task_keys);
+  // Drops the tasks built so far (and their occurrences), keeping records, registered and dataset
+  // annotations: the next LoadTasks builds its tasks afresh and reuses the records.
+  void ForgetTasks();
+  int64_t record_count() const { return static_cast<int64_t>(records_.size()); }
   // Attaches the dataset's own annotations to dataset() (once).
   void LoadDatasetAnnotations();
   // Builds the registered annotations (once).
@@ -41,9 +45,12 @@ class HydrateGraph {
  private:
   Result Run(std::string_view sql, const std::vector<int64_t>& keys, std::string_view what);
   void LoadOccurrences(const std::vector<int64_t>& object_keys);
+  // Reads the chunk rows of `signal_keys` in one query and calls options_.values per signal.
+  void LoadValues(const std::vector<int64_t>& signal_keys);
   std::shared_ptr<const model::AnnotationContent> Content(const class Chunk& chunk, size_t row,
                                                           int first_column);
   std::shared_ptr<model::Signal> Signal(int64_t key) const;
+  std::shared_ptr<model::Record> Record(int64_t key) const;
 
   Connection& connection_;
   const HydrateOptions& options_;
@@ -60,6 +67,7 @@ class HydrateGraph {
   std::map<std::string, std::shared_ptr<const model::Spec>> specs_;
   std::unordered_map<int64_t, std::shared_ptr<const model::AnnotationContent>> contents_;
   std::unordered_map<int64_t, std::shared_ptr<model::Annotation>> occurrences_;
+  std::vector<int64_t> task_occurrences_;  // keys of occurrences_ carried by tasks
   std::vector<std::shared_ptr<model::Annotation>> registered_;
 };
 

@@ -4,6 +4,7 @@
 
 #include "catalog/duckdb_result.h"
 #include "catalog/hydrate_graph.h"
+#include "catalog/hydrate_text.h"
 #include "timef/error.h"
 #include "timef/json.h"
 
@@ -21,23 +22,46 @@ constexpr std::string_view kClosure =
     "  JOIN annotation_occurrences o ON o.occurrence_key = r.occurrence_key"
     "  WHERE o.object_type = 'Task') e ON e.task_key = c.task_key) ";
 
-// The records a set of tasks reaches: record refs, record targets, the records holding signals
-// named by targets and scopes, and the records carrying referenced occurrences.
-constexpr std::string_view kRecordsOfTasks =
-    "SELECT record_key FROM task_record_refs WHERE task_key IN (SELECT k FROM {keys}) "
-    "UNION SELECT record_key FROM task_targets WHERE task_key IN (SELECT k FROM {keys}) "
-    "AND record_key IS NOT NULL "
-    "UNION SELECT sr.record_key FROM signal_refs sr WHERE sr.signal_key IN ("
-    " SELECT signal_key FROM task_targets WHERE task_key IN (SELECT k FROM {keys})"
-    " UNION SELECT unnest(signal_keys) FROM task_targets WHERE task_key IN (SELECT k FROM {keys})"
-    " UNION SELECT unnest(scope_signal_keys) FROM tasks WHERE task_key IN (SELECT k FROM {keys})"
-    " UNION SELECT o.object_key FROM task_annotation_refs r JOIN annotation_occurrences o"
-    "  ON o.occurrence_key = r.occurrence_key WHERE o.object_type = 'Signal'"
-    "  AND r.task_key IN (SELECT k FROM {keys})) "
-    "UNION SELECT CASE o.object_type WHEN 'Record' THEN o.object_key ELSE s.record_key END "
-    "FROM task_annotation_refs r JOIN annotation_occurrences o "
-    "ON o.occurrence_key = r.occurrence_key LEFT JOIN sources s ON s.source_key = o.object_key "
-    "WHERE o.object_type IN ('Record', 'Source') AND r.task_key IN (SELECT k FROM {keys})";
+// The records holding a set of signals, and the records carrying (directly, or through a source or
+// signal) a set of occurrences: what task references to signals and annotations need built.
+constexpr std::string_view kRecordsOfSignals =
+    "SELECT DISTINCT so.record_key FROM signals g JOIN {keys} q ON g.signal_key = q.k "
+    "JOIN sources so ON so.source_key = g.source_key";
+constexpr std::string_view kRecordsOfOccurrences =
+    "SELECT DISTINCT CASE o.object_type WHEN 'Record' THEN o.object_key "
+    "WHEN 'Source' THEN so.record_key ELSE gs.record_key END FROM annotation_occurrences o "
+    "JOIN {keys} q ON o.occurrence_key = q.k LEFT JOIN sources so ON so.source_key = o.object_key "
+    "LEFT JOIN signals g ON g.signal_key = o.object_key "
+    "LEFT JOIN sources gs ON gs.source_key = g.source_key "
+    "WHERE o.object_type IN ('Record', 'Source', 'Signal')";
+
+// A task_targets row read before the records it names are built.
+struct TargetRow {
+  int64_t task_key = 0;
+  model::TargetKind kind = model::TargetKind::kText;
+  model::Text text;
+  int64_t integer = 0;
+  double float_value = 0;
+  bool boolean = false;
+  int64_t object_key = 0;  // record_key or signal_key
+  int64_t span_start = 0;
+  std::optional<int64_t> span_end;
+  std::vector<int64_t> signal_keys;
+};
+
+// A task_record_refs or task_annotation_refs row (first = inputs / input_annotations).
+struct RefRow {
+  int64_t task_key;
+  bool first;
+  int64_t key;
+};
+
+// A task's scope without its signals, which are resolved once the records are built.
+struct PendingScope {
+  int64_t task_key;
+  model::ScopedSpan span;
+  std::vector<int64_t> signal_keys;
+};
 
 std::vector<int64_t> Keys(Result result) {
   std::vector<int64_t> keys;
@@ -93,138 +117,172 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
     if (!tasks_.contains(key)) keys.push_back(key);
   }
   if (keys.empty()) return;
-  LoadRecords(Keys(Run(kRecordsOfTasks, keys, "task_record_refs")));
-  LoadDatasetAnnotations();
-  LoadRegistered();
 
-  std::unordered_map<int64_t, std::vector<model::TaskTarget>> targets;  // inline answers
+  // Rows first: they name the records, signals and occurrences to build, so that the records are
+  // built in one LoadRecords call without a separate query over every reference table.
+  std::vector<int64_t> record_keys;
+  std::vector<int64_t> signal_keys;
+  std::vector<int64_t> occurrence_keys;
+  std::vector<PendingScope> scopes;
   {
+    constexpr idx_t kPrompt = 21;  // first joined text_payloads column of the prompt
+    constexpr idx_t kRationale = kPrompt + kPackedColumnCount;
     Result r = Run(
         "SELECT t.task_key, t.task_id, t.task_type, t.prompt, t.prompt_text_key, "
         "t.input_modalities, t.split, t.scope_type, t.scope_start, t.scope_end, "
         "t.scope_signal_keys, t.has_inline_targets, t.target_schema, t.unit, t.target_name, "
-        "t.mode, t.rationale, t.rationale_text_key, t.metadata, i.parent_alias, i.parent_task_id "
-        "FROM tasks t JOIN {keys} q ON t.task_key = q.k "
-        "LEFT JOIN imported_tasks i ON i.task_id = t.task_id ORDER BY t.task_id",
+        "t.mode, t.rationale, t.rationale_text_key, t.metadata, i.parent_alias, "
+        "i.parent_task_id, " +
+            PackedColumns("pp") + ", " + PackedColumns("pr") +
+            " FROM tasks t JOIN {keys} q ON t.task_key = q.k "
+            "LEFT JOIN imported_tasks i ON i.task_id = t.task_id "
+            "LEFT JOIN text_payloads pp ON pp.text_key = t.prompt_text_key "
+            "LEFT JOIN text_payloads pr ON pr.text_key = t.rationale_text_key ORDER BY t.task_id",
         keys, "tasks");
     while (std::optional<Chunk> chunk = r.Next()) {
       const Chunk& c = *chunk;
+      auto task_key = c.Int64(0);
+      auto task_id = c.Int64(1);
+      auto task_type = c.Varchar(2);
+      auto prompt = c.Varchar(3);
+      auto input_modalities = c.VarcharList(5);
+      auto split = c.Varchar(6);
+      auto scope_type = c.Varchar(7);
+      auto scope_start = c.Int64(8);
+      auto scope_end = c.Int64(9);
+      auto scope_signals = c.Int64List(10);
+      auto has_inline_targets = c.Bool(11);
+      auto target_schema = c.Varchar(12);
+      auto unit = c.Varchar(13);
+      auto target_name = c.Varchar(14);
+      auto mode = c.Varchar(15);
+      auto rationale = c.Varchar(16);
+      auto metadata = c.Varchar(18);
+      auto alias = c.Varchar(19);
+      auto parent_id = c.Int64(20);
       for (idx_t row = 0; row < c.size(); ++row) {
-        std::string_view type_text = c.Varchar(2).Get(row);
+        std::string_view type_text = task_type.Get(row);
         auto task = std::make_shared<model::Task>(
             ParseOr(model::ParseTaskType(type_text), "tasks.task_type", type_text));
-        task->set_id(c.Int64(1).Get(row));
-        if (!c.Int64(4).IsNull(row) || !c.Int64(17).IsNull(row)) {
-          throw FormatError({.object = "tasks", .where = "prompt_text_key"},
-                            "packed task text is not supported yet");
+        task->set_id(task_id.Get(row));
+        if (auto v = prompt.Optional(row)) {
+          task->set_prompt(std::string(*v));
+        } else {
+          task->set_prompt(
+              PackedTextAt(c, row, 4, kPrompt, options_, {"tasks", "prompt_text_key"}));
         }
-        if (auto prompt = c.Varchar(3).Optional(row)) task->set_prompt(std::string(*prompt));
         std::vector<model::InputModality> modalities;
-        for (const std::string& m : c.VarcharList(5).Get(row)) {
+        for (const std::string& m : input_modalities.Get(row)) {
           modalities.push_back(ParseOr(model::ParseInputModality(m), "tasks.input_modalities", m));
         }
         task->set_input_modalities(std::move(modalities));
-        if (auto split = c.Varchar(6).Optional(row)) {
-          task->set_split(ParseOr(model::ParseSplit(*split), "tasks.split", *split));
+        if (auto v = split.Optional(row)) {
+          task->set_split(ParseOr(model::ParseSplit(*v), "tasks.split", *v));
         }
-        if (auto scope_type = c.Varchar(7).Optional(row)) {
-          model::ScopedSpan scope =
-              SpanOf(ParseOr(model::ParseSpanKind(*scope_type), "tasks.scope_type", *scope_type),
-                     c.Int64(8).Get(row), c.Int64(9).Optional(row));
-          if (!c.Int64List(10).IsNull(row)) {
-            for (int64_t key : c.Int64List(10).Get(row)) scope.signals.push_back(Signal(key));
-          }
-          task->set_scope(std::move(scope));
+        const int64_t key = task_key.Get(row);
+        if (auto v = scope_type.Optional(row)) {
+          PendingScope scope{key,
+                             SpanOf(ParseOr(model::ParseSpanKind(*v), "tasks.scope_type", *v),
+                                    scope_start.Get(row), scope_end.Optional(row)),
+                             {}};
+          if (!scope_signals.IsNull(row)) scope.signal_keys = scope_signals.Get(row);
+          signal_keys.insert(signal_keys.end(), scope.signal_keys.begin(), scope.signal_keys.end());
+          scopes.push_back(std::move(scope));
         }
-        if (c.Bool(11).Get(row)) task->set_targets(std::vector<model::TaskTarget>{});
-        if (auto v = c.Varchar(12).Optional(row)) task->set_target_schema(std::string(*v));
-        if (auto v = c.Varchar(13).Optional(row)) task->set_unit(*v);
-        if (auto v = c.Varchar(14).Optional(row)) task->set_target_name(std::string(*v));
-        if (auto v = c.Varchar(15).Optional(row)) {
+        if (has_inline_targets.Get(row)) task->set_targets(std::vector<model::TaskTarget>{});
+        if (auto v = target_schema.Optional(row)) task->set_target_schema(std::string(*v));
+        if (auto v = unit.Optional(row)) task->set_unit(*v);
+        if (auto v = target_name.Optional(row)) task->set_target_name(std::string(*v));
+        if (auto v = mode.Optional(row)) {
           task->set_mode(ParseOr(model::ParseLocalizationMode(*v), "tasks.mode", *v));
         }
-        if (auto v = c.Varchar(16).Optional(row)) task->set_rationale(std::string(*v));
-        task->set_metadata(ParseJsonCell(c.Varchar(18).Get(row), "tasks.metadata"));
-        if (auto alias = c.Varchar(19).Optional(row)) {
-          task->set_import_marker(model::ImportMarker{std::string(*alias), c.Int64(20).Get(row)});
+        if (auto v = rationale.Optional(row)) {
+          task->set_rationale(std::string(*v));
+        } else {
+          task->set_rationale(
+              PackedTextAt(c, row, 17, kRationale, options_, {"tasks", "rationale_text_key"}));
         }
-        const int64_t key = c.Int64(0).Get(row);
+        task->set_metadata(ParseJsonCell(metadata.Get(row), "tasks.metadata"));
+        if (auto v = alias.Optional(row)) {
+          task->set_import_marker(model::ImportMarker{std::string(*v), parent_id.Get(row)});
+        }
         objects_[key] = task.get();
         tasks_[key] = std::move(task);
       }
     }
   }
   LoadOccurrences(keys);
+  std::vector<TargetRow> target_rows;
   {
     Result r = Run(
         "SELECT t.task_key, t.target_kind, t.text_value, t.text_value_text_key, t.integer_value, "
         "t.float_value, t.boolean_value, t.record_key, t.signal_key, t.span_start, t.span_end, "
-        "t.signal_keys FROM task_targets t JOIN {keys} q ON t.task_key = q.k "
-        "ORDER BY t.task_key, t.position",
+        "t.signal_keys, " +
+            PackedColumns("p") +
+            " FROM task_targets t JOIN {keys} q ON t.task_key = q.k "
+            "LEFT JOIN text_payloads p ON p.text_key = t.text_value_text_key "
+            "ORDER BY t.task_key, t.position",
         keys, "task_targets");
     while (std::optional<Chunk> chunk = r.Next()) {
       const Chunk& c = *chunk;
       for (idx_t row = 0; row < c.size(); ++row) {
         std::string_view kind_text = c.Varchar(1).Get(row);
-        const model::TargetKind kind =
-            ParseOr(model::ParseTargetKind(kind_text), "task_targets.target_kind", kind_text);
-        if (!c.Int64(3).IsNull(row)) {
-          throw FormatError({.object = "task_targets", .where = "text_value_text_key"},
-                            "packed target text is not supported yet");
-        }
-        std::optional<model::TaskTarget> target;
-        switch (kind) {
+        TargetRow t;
+        t.task_key = c.Int64(0).Get(row);
+        t.kind = ParseOr(model::ParseTargetKind(kind_text), "task_targets.target_kind", kind_text);
+        switch (t.kind) {
           case model::TargetKind::kText:
-            target = model::TaskTarget::OfText(std::string(c.Varchar(2).Get(row)));
+            if (auto packed = PackedTextAt(c, row, 3, 12, options_,
+                                           {"task_targets", "text_value_text_key"})) {
+              t.text = std::move(*packed);
+            } else {
+              t.text = std::string(c.Varchar(2).Get(row));
+            }
             break;
           case model::TargetKind::kInteger:
-            target = model::TaskTarget::OfInteger(c.Int64(4).Get(row));
+            t.integer = c.Int64(4).Get(row);
             break;
           case model::TargetKind::kFloat:
-            target = model::TaskTarget::OfFloat(c.Double(5).Get(row));
+            t.float_value = c.Double(5).Get(row);
             break;
           case model::TargetKind::kBoolean:
-            target = model::TaskTarget::OfBoolean(c.Bool(6).Get(row));
+            t.boolean = c.Bool(6).Get(row);
             break;
           case model::TargetKind::kRecord:
-            target = model::TaskTarget::OfRecord(records_.at(c.Int64(7).Get(row)));
+            t.object_key = c.Int64(7).Get(row);
+            record_keys.push_back(t.object_key);
             break;
           case model::TargetKind::kSignal:
-            target = model::TaskTarget::OfSignal(Signal(c.Int64(8).Get(row)));
+            t.object_key = c.Int64(8).Get(row);
+            signal_keys.push_back(t.object_key);
             break;
-          default: {
-            const auto span_kind = static_cast<model::SpanKind>(
-                static_cast<int>(kind) - static_cast<int>(model::TargetKind::kTimePoint));
-            model::ScopedSpan span =
-                SpanOf(span_kind, c.Int64(9).Get(row), c.Int64(10).Optional(row));
-            if (!c.Int64List(11).IsNull(row)) {
-              for (int64_t key : c.Int64List(11).Get(row)) span.signals.push_back(Signal(key));
-            }
-            target = model::TaskTarget::OfSpan(std::move(span));
-          }
+          default:
+            t.span_start = c.Int64(9).Get(row);
+            t.span_end = c.Int64(10).Optional(row);
+            if (!c.Int64List(11).IsNull(row)) t.signal_keys = c.Int64List(11).Get(row);
+            signal_keys.insert(signal_keys.end(), t.signal_keys.begin(), t.signal_keys.end());
         }
-        targets[c.Int64(0).Get(row)].push_back(std::move(*target));
+        target_rows.push_back(std::move(t));
       }
     }
-    for (auto& [key, list] : targets) tasks_.at(key)->set_targets(std::move(list));
   }
+  std::vector<RefRow> record_refs;
   {
     Result r =
         Run("SELECT t.task_key, t.field, t.record_key FROM task_record_refs t "
             "JOIN {keys} q ON t.task_key = q.k ORDER BY t.task_key, t.field, t.position",
             keys, "task_record_refs");
     while (std::optional<Chunk> chunk = r.Next()) {
+      auto task_key = chunk->Int64(0);
+      auto field = chunk->Varchar(1);
+      auto record_key = chunk->Int64(2);
       for (idx_t row = 0; row < chunk->size(); ++row) {
-        model::Task& task = *tasks_.at(chunk->Int64(0).Get(row));
-        const auto& record = records_.at(chunk->Int64(2).Get(row));
-        if (chunk->Varchar(1).Get(row) == "inputs") {
-          task.AddInput(record);
-        } else {
-          task.AddCandidateRecord(record);
-        }
+        record_refs.push_back({task_key.Get(row), field.Get(row) == "inputs", record_key.Get(row)});
+        record_keys.push_back(record_key.Get(row));
       }
     }
   }
+  std::vector<RefRow> annotation_refs;
   {
     Result r =
         Run("SELECT t.task_key, t.field, t.occurrence_key FROM task_annotation_refs t "
@@ -232,18 +290,94 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
             keys, "task_annotation_refs");
     while (std::optional<Chunk> chunk = r.Next()) {
       for (idx_t row = 0; row < chunk->size(); ++row) {
-        model::Task& task = *tasks_.at(chunk->Int64(0).Get(row));
-        auto it = occurrences_.find(chunk->Int64(2).Get(row));
-        if (it == occurrences_.end()) {
-          throw FormatError({.object = "task_annotation_refs", .where = "occurrence_key"},
-                            "unknown occurrence " + std::to_string(chunk->Int64(2).Get(row)));
-        }
-        if (chunk->Varchar(1).Get(row) == "input_annotations") {
-          task.AddInputAnnotation(it->second);
-        } else {
-          task.AddTargetAnnotation(it->second);
+        annotation_refs.push_back({chunk->Int64(0).Get(row),
+                                   chunk->Varchar(1).Get(row) == "input_annotations",
+                                   chunk->Int64(2).Get(row)});
+        occurrence_keys.push_back(chunk->Int64(2).Get(row));
+      }
+    }
+  }
+
+  std::sort(signal_keys.begin(), signal_keys.end());
+  signal_keys.erase(std::unique(signal_keys.begin(), signal_keys.end()), signal_keys.end());
+  std::erase_if(signal_keys, [this](int64_t key) { return signals_.contains(key); });
+  if (!signal_keys.empty()) {
+    for (int64_t key : Keys(Run(kRecordsOfSignals, signal_keys, "signals"))) {
+      record_keys.push_back(key);
+    }
+  }
+  std::sort(occurrence_keys.begin(), occurrence_keys.end());
+  occurrence_keys.erase(std::unique(occurrence_keys.begin(), occurrence_keys.end()),
+                        occurrence_keys.end());
+  std::erase_if(occurrence_keys, [this](int64_t key) { return occurrences_.contains(key); });
+  if (!occurrence_keys.empty()) {
+    for (int64_t key :
+         Keys(Run(kRecordsOfOccurrences, occurrence_keys, "annotation_occurrences"))) {
+      record_keys.push_back(key);
+    }
+  }
+  LoadRecords(record_keys);
+  LoadDatasetAnnotations();
+  LoadRegistered();
+
+  for (PendingScope& scope : scopes) {
+    for (int64_t key : scope.signal_keys) scope.span.signals.push_back(Signal(key));
+    tasks_.at(scope.task_key)->set_scope(std::move(scope.span));
+  }
+  {
+    std::unordered_map<int64_t, std::vector<model::TaskTarget>> targets;  // inline answers
+    for (TargetRow& t : target_rows) {
+      std::optional<model::TaskTarget> target;
+      switch (t.kind) {
+        case model::TargetKind::kText:
+          target = model::TaskTarget::OfText(std::move(t.text));
+          break;
+        case model::TargetKind::kInteger:
+          target = model::TaskTarget::OfInteger(t.integer);
+          break;
+        case model::TargetKind::kFloat:
+          target = model::TaskTarget::OfFloat(t.float_value);
+          break;
+        case model::TargetKind::kBoolean:
+          target = model::TaskTarget::OfBoolean(t.boolean);
+          break;
+        case model::TargetKind::kRecord:
+          target = model::TaskTarget::OfRecord(Record(t.object_key));
+          break;
+        case model::TargetKind::kSignal:
+          target = model::TaskTarget::OfSignal(Signal(t.object_key));
+          break;
+        default: {
+          const auto span_kind = static_cast<model::SpanKind>(
+              static_cast<int>(t.kind) - static_cast<int>(model::TargetKind::kTimePoint));
+          model::ScopedSpan span = SpanOf(span_kind, t.span_start, t.span_end);
+          for (int64_t key : t.signal_keys) span.signals.push_back(Signal(key));
+          target = model::TaskTarget::OfSpan(std::move(span));
         }
       }
+      targets[t.task_key].push_back(std::move(*target));
+    }
+    for (auto& [key, list] : targets) tasks_.at(key)->set_targets(std::move(list));
+  }
+  for (const RefRow& ref : record_refs) {
+    model::Task& task = *tasks_.at(ref.task_key);
+    if (ref.first) {
+      task.AddInput(Record(ref.key));
+    } else {
+      task.AddCandidateRecord(Record(ref.key));
+    }
+  }
+  for (const RefRow& ref : annotation_refs) {
+    model::Task& task = *tasks_.at(ref.task_key);
+    auto it = occurrences_.find(ref.key);
+    if (it == occurrences_.end()) {
+      throw FormatError({.object = "task_annotation_refs", .where = "occurrence_key"},
+                        "unknown occurrence " + std::to_string(ref.key));
+    }
+    if (ref.first) {
+      task.AddInputAnnotation(it->second);
+    } else {
+      task.AddTargetAnnotation(it->second);
     }
   }
   {

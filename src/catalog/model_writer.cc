@@ -52,6 +52,12 @@ struct Plan {
   std::vector<const model::AnnotationContent*> contents;      // content_key = index + 1
   std::vector<OccurrenceRow> occurrences;
   std::vector<std::pair<const Annotation*, int64_t>> registered;
+  // Packed text: text_key = index + 1; the keys below are per plan.tasks / plan.contents index.
+  std::vector<std::pair<PackedText, std::string_view>> texts;  // (locator, kind)
+  std::vector<std::optional<int64_t>> prompt_keys;
+  std::vector<std::optional<int64_t>> rationale_keys;
+  std::vector<std::vector<std::optional<int64_t>>> target_keys;  // by target position
+  std::vector<std::optional<int64_t>> content_keys;              // text or text-list value
 
   std::unordered_map<const void*, int64_t> object_key;
   std::unordered_map<const model::TimeAxis*, int64_t> axis_key;
@@ -163,6 +169,76 @@ class Planner {
   const model::Dataset& dataset_;
   const ModelWriteOptions& options_;
   Plan plan_;
+};
+
+// Asks the pack hooks for every text-bearing value in the packing order that model_writer.h
+// documents and assigns text keys in that order.
+class TextPacker {
+ public:
+  TextPacker(Plan& plan, const ModelWriteOptions& options) : plan_(plan), options_(options) {}
+
+  void Run() {
+    const size_t n = plan_.tasks.size();
+    plan_.prompt_keys.assign(n, std::nullopt);
+    plan_.rationale_keys.assign(n, std::nullopt);
+    plan_.target_keys.assign(n, {});
+    plan_.content_keys.assign(plan_.contents.size(), std::nullopt);
+    if (!options_.pack_text && !options_.pack_text_list) return;
+    for (size_t i = 0; i < n; ++i) {
+      const model::Task& t = *plan_.tasks[i].first;
+      if (t.prompt()) plan_.prompt_keys[i] = Pack(*t.prompt(), t.Describe(), "prompt");
+      if (t.rationale()) plan_.rationale_keys[i] = Pack(*t.rationale(), t.Describe(), "rationale");
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const model::Task& t = *plan_.tasks[i].first;
+      if (!t.targets()) continue;
+      for (const model::TaskTarget& target : *t.targets()) {
+        plan_.target_keys[i].push_back(target.kind() == model::TargetKind::kText
+                                           ? Pack(target.text(), t.Describe(), "targets")
+                                           : std::nullopt);
+      }
+    }
+    for (size_t i = 0; i < plan_.contents.size(); ++i) {
+      const model::AnnotationContent& c = *plan_.contents[i];
+      const model::AnnotationValue& v = c.value();
+      if (v.kind() == model::ValueKind::kText) {
+        plan_.content_keys[i] = Pack(v.text(), c.Describe(), "value");
+      } else if (v.kind() == model::ValueKind::kTextList) {
+        plan_.content_keys[i] = PackList(v.text_list(), c.Describe());
+      }
+    }
+  }
+
+ private:
+  std::optional<int64_t> Pack(const model::Text& text, const std::string& object,
+                              std::string_view field) {
+    if (!options_.pack_text) return std::nullopt;
+    return Add(options_.pack_text(text), text.size(), "text", object, field);
+  }
+
+  std::optional<int64_t> PackList(const model::TextList& list, const std::string& object) {
+    if (!options_.pack_text_list) return std::nullopt;
+    return Add(options_.pack_text_list(list), list.size(), "text_list", object, "value");
+  }
+
+  std::optional<int64_t> Add(std::optional<PackedText> packed, int64_t size, std::string_view kind,
+                             const std::string& object, std::string_view field) {
+    if (!packed) return std::nullopt;
+    std::string problem;
+    if (packed->file.empty()) problem = "packed text locator without a file";
+    if (packed->row < 0) problem = "packed text locator with a negative row";
+    if (packed->length != size) {
+      problem = "packed " + std::string(kind) + " length " + std::to_string(packed->length) +
+                " differs from the value's size " + std::to_string(size);
+    }
+    if (!problem.empty())
+      throw ValidationError({.object = object, .where = std::string(field)}, problem);
+    plan_.texts.emplace_back(std::move(*packed), kind);
+    return static_cast<int64_t>(plan_.texts.size());
+  }
+
+  Plan& plan_;
+  const ModelWriteOptions& options_;
 };
 
 // K(r) of §6.6: NULL payload_source and NULL minor sort first.
@@ -367,6 +443,20 @@ void WriteAxesAndSignals(CatalogWriter& w, const Plan& plan) {
   }
 }
 
+void WriteTextPayloads(CatalogWriter& w, const Plan& plan) {
+  int64_t text_key = 1;
+  for (const auto& [packed, kind] : plan.texts) {
+    w.Append(CatalogTable::kTextPayloads)
+        .Int64(text_key++)
+        .VarcharOrNull(packed.payload_source)
+        .Varchar(packed.file)
+        .Int64(packed.row)
+        .Varchar(kind)
+        .Int64(packed.length)
+        .EndRow();
+  }
+}
+
 void WriteAnnotations(CatalogWriter& w, const Plan& plan) {
   for (size_t i = 0; i < plan.contents.size(); ++i) {
     const model::AnnotationContent& c = *plan.contents[i];
@@ -378,21 +468,26 @@ void WriteAnnotations(CatalogWriter& w, const Plan& plan) {
     } else {
       a.Varchar(model::ToString(v.kind()));
     }
-    auto text = v.kind() == model::ValueKind::kText ? std::optional(v.text().Read()) : std::nullopt;
-    a.VarcharOrNull(text).Null();
+    const std::optional<int64_t>& text_key = plan.content_keys[i];
+    const bool is_text = v.kind() == model::ValueKind::kText;
+    a.VarcharOrNull(is_text && !text_key ? std::optional(v.text().Read()) : std::nullopt);
+    a.Int64OrNull(is_text ? text_key : std::nullopt);
     a.Int64OrNull(v.kind() == model::ValueKind::kInteger ? std::optional(v.integer())
                                                          : std::nullopt);
     a.DoubleOrNull(v.kind() == model::ValueKind::kFloat ? std::optional(v.float_value())
                                                         : std::nullopt);
     a.BoolOrNull(v.kind() == model::ValueKind::kBoolean ? std::optional(v.boolean())
                                                         : std::nullopt);
-    if (v.kind() == model::ValueKind::kTextList) {
+    const bool is_list = v.kind() == model::ValueKind::kTextList;
+    if (is_list && !text_key) {
       const std::vector<std::string> list = v.text_list().Read();
       a.VarcharList(std::span<const std::string>(list));
     } else {
       a.Null();
     }
-    a.Null().VarcharOrNull(c.unit()).VarcharOrNull(c.description());
+    a.Int64OrNull(is_list ? text_key : std::nullopt)
+        .VarcharOrNull(c.unit())
+        .VarcharOrNull(c.description());
     a.Varchar(Compact(c.metadata())).EndRow();
   }
   for (const OccurrenceRow& o : plan.occurrences) {
@@ -436,10 +531,14 @@ void AppendScope(Appender& a, const Plan& plan, const std::optional<model::Scope
 }
 
 void WriteTaskRows(CatalogWriter& w, const Plan& plan) {
-  for (const auto& [t, key] : plan.tasks) {
+  for (size_t i = 0; i < plan.tasks.size(); ++i) {
+    const auto& [t, key] = plan.tasks[i];
+    const std::optional<int64_t>& prompt_key = plan.prompt_keys[i];
+    const std::optional<int64_t>& rationale_key = plan.rationale_keys[i];
     Appender& a = w.Append(CatalogTable::kTasks);
     a.Int64(key).Int64(*t->id()).Varchar(model::ToString(t->type()));
-    a.VarcharOrNull(t->prompt() ? std::optional(t->prompt()->Read()) : std::nullopt).Null();
+    a.VarcharOrNull(t->prompt() && !prompt_key ? std::optional(t->prompt()->Read()) : std::nullopt)
+        .Int64OrNull(prompt_key);
     std::vector<std::string> modalities;
     for (auto m : t->InputModalities()) modalities.emplace_back(model::ToString(m));
     a.VarcharList(std::span<const std::string>(modalities));
@@ -448,7 +547,9 @@ void WriteTaskRows(CatalogWriter& w, const Plan& plan) {
     a.Bool(t->has_inline_targets());
     a.VarcharOrNull(t->target_schema()).VarcharOrNull(t->unit()).VarcharOrNull(t->target_name());
     a.VarcharOrNull(t->mode() ? std::optional(model::ToString(*t->mode())) : std::nullopt);
-    a.VarcharOrNull(t->rationale() ? std::optional(t->rationale()->Read()) : std::nullopt).Null();
+    a.VarcharOrNull(t->rationale() && !rationale_key ? std::optional(t->rationale()->Read())
+                                                     : std::nullopt)
+        .Int64OrNull(rationale_key);
     a.Varchar(Compact(t->metadata())).EndRow();
   }
   std::vector<const model::Task*> imported;
@@ -466,16 +567,20 @@ void WriteTaskRows(CatalogWriter& w, const Plan& plan) {
 
 void WriteTargets(CatalogWriter& w, const Plan& plan) {
   using model::TargetKind;
-  for (const auto& [t, key] : plan.tasks) {
+  for (size_t i = 0; i < plan.tasks.size(); ++i) {
+    const auto& [t, key] = plan.tasks[i];
     if (!t->targets()) continue;
+    const std::vector<std::optional<int64_t>>& text_keys = plan.target_keys[i];
     int64_t position = 0;
     for (const model::TaskTarget& target : *t->targets()) {
       const TargetKind kind = target.kind();
+      std::optional<int64_t> text_key;
+      if (!text_keys.empty()) text_key = text_keys[static_cast<size_t>(position)];
       Appender& a = w.Append(CatalogTable::kTaskTargets);
       a.Int64(key).Int64(position++).Varchar(model::ToString(kind));
-      a.VarcharOrNull(kind == TargetKind::kText ? std::optional(target.text().Read())
-                                                : std::nullopt)
-          .Null();
+      a.VarcharOrNull(kind == TargetKind::kText && !text_key ? std::optional(target.text().Read())
+                                                             : std::nullopt)
+          .Int64OrNull(text_key);
       a.Int64OrNull(kind == TargetKind::kInteger ? std::optional(target.integer()) : std::nullopt);
       a.DoubleOrNull(kind == TargetKind::kFloat ? std::optional(target.float_value())
                                                 : std::nullopt);
@@ -568,14 +673,18 @@ ModelWriteSummary Summarize(const Plan& plan, const model::Dataset& dataset) {
   std::set<std::string> values;
   std::set<std::string> payloads;
   for (const SignalRow& row : plan.signals) {
-    c.signal_chunks += static_cast<int64_t>(row.chunks.size());
     ++c.signals_by_spec[row.signal->spec()->spec_type];
     for (const ChunkLocator& chunk : row.chunks) {
-      if (!chunk.payload_source) values.insert(chunk.value_path);
+      if (chunk.payload_source) continue;  // §5.5: counts only the chunks this release stores
+      ++c.signal_chunks;
+      values.insert(chunk.value_path);
     }
   }
   for (const auto& [axis, locator] : plan.axes) {
     if (locator && !locator->payload_source) payloads.insert(locator->path);
+  }
+  for (const auto& [packed, kind] : plan.texts) {
+    if (!packed.payload_source) payloads.insert(packed.file);
   }
   for (const auto& [t, key] : plan.tasks) ++c.tasks[std::string(model::ToString(t->type()))];
   s.time_series_paths.assign(values.begin(), values.end());
@@ -589,7 +698,8 @@ ModelWriteSummary WriteCatalog(const std::filesystem::path& path, model::Dataset
                                const ModelWriteOptions& options) {
   dataset.AssignIds();
   dataset.Validate();
-  const Plan plan = Planner(dataset, options).Run();
+  Plan plan = Planner(dataset, options).Run();
+  TextPacker(plan, options).Run();
   ModelWriteSummary summary = Summarize(plan, dataset);
   const model::IdHighWater& hw = summary.high_water;
   CatalogWriter writer =
@@ -598,6 +708,7 @@ ModelWriteSummary WriteCatalog(const std::filesystem::path& path, model::Dataset
                                                  .max_task_id = hw.max_task_id});
   WriteRecords(writer, dataset, plan);
   WriteAxesAndSignals(writer, plan);
+  WriteTextPayloads(writer, plan);
   WriteAnnotations(writer, plan);
   WriteTaskRows(writer, plan);
   WriteTargets(writer, plan);
