@@ -186,6 +186,12 @@ TEST(ReaderTest, TaskStreamsFilterAndCoverEveryTask) {
   EXPECT_EQ(reader.ReadTasks({.split = model::Split::kTest}).size(), 1u);
   EXPECT_EQ(reader.ReadTasks({.type = model::TaskType::kForecasting}).size(), 1u);
   EXPECT_EQ(reader.ReadTasks({.inputs = {*w->fixture.ecg->id()}}).size(), 2u);
+  // Modality filters run in SQL: the two prompted tasks have text, the forecast has none.
+  using model::InputModality;
+  EXPECT_EQ(reader.ReadTasks({.required_modalities = {InputModality::kText}}).size(), 2u);
+  const auto series_only = reader.ReadTasks({.supported_modalities = {InputModality::kTimeSeries}});
+  ASSERT_EQ(series_only.size(), 1u);
+  EXPECT_EQ(*series_only[0]->id(), *w->fixture.forecast->id());
   TaskStream stream = reader.IterTasks({.batch_size = 2});
   size_t n = 0, batches = 0;
   while (auto batch = stream.Next()) {
