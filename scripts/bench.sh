@@ -1,23 +1,45 @@
 #!/usr/bin/env bash
-# `make bench`: runs every benchmark binary of the build and keeps their JSON output in
-# bench/results/. QUICK=1 shortens every run (CI proves the benchmarks work, not their speed).
+# `make bench`: runs the benchmark suite (build/bench-suite/timef_bench_suite: every corpus and
+# workload with DuckDB and raw-mmap peers in the same run; JSON + Markdown report in
+# bench/results/, latest.json and latest.md) and then every Google Benchmark program of the build
+# (bench/results/<program>.json).
+#
+# QUICK=1 runs the suite in --quick mode only (small corpora, fewer repeats; < 2 minutes): CI
+# proves the suite works, not its speed. The Google Benchmark programs are skipped then, because
+# some of them (catalog_bench) need minutes for a single iteration.
+# SUITE_ARGS passes extra arguments to the suite, e.g. SUITE_ARGS="--size medium".
 set -euo pipefail
 build=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/bench/results"
 mkdir -p "$out"
+
+suite="$build/bench-suite/timef_bench_suite"
+suite_status=0
+if [ -x "$suite" ]; then
+  args=(--out "$out")
+  [ "${QUICK:-0}" = 1 ] && args+=(--quick)
+  # shellcheck disable=SC2206  # SUITE_ARGS is split on purpose
+  extra=(${SUITE_ARGS:-})
+  echo "== timef_bench_suite ${args[*]} ${extra[*]}" >&2
+  start=$(date +%s)
+  "$suite" "${args[@]}" "${extra[@]}" || suite_status=$?
+  echo "suite took $(( $(date +%s) - start )) s; report in $out/latest.md" >&2
+else
+  echo "benchmark suite not built (needs the writer and reader modules)" >&2
+fi
+
+if [ "${QUICK:-0}" = 1 ]; then
+  exit "$suite_status"
+fi
+
 shopt -s nullglob
 benches=("$build"/bench/*)
-if [ ${#benches[@]} -eq 0 ]; then
-  echo "no benchmarks yet"
-  exit 0
-fi
-min_time=()
-[ "${QUICK:-0}" = 1 ] && min_time=(--benchmark_min_time=0.01)
 for b in "${benches[@]}"; do
   [ -x "$b" ] || continue
   name=$(basename "$b")
   echo "== $name" >&2
-  "$b" "${min_time[@]}" --benchmark_out="$out/$name.json" --benchmark_out_format=json
+  "$b" --benchmark_out="$out/$name.json" --benchmark_out_format=json
 done
 echo "results in $out" >&2
+exit "$suite_status"

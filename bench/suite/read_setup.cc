@@ -1,0 +1,61 @@
+#include "suite/read_setup.h"
+
+#include <cstring>
+
+#include "corpus/rng.h"
+
+namespace timef::bench {
+namespace {
+
+std::vector<std::filesystem::path> ShardPaths(const Reader& reader) {
+  std::vector<std::filesystem::path> out;
+  for (const auto& part : reader.manifest().files.time_series) {
+    out.push_back(reader.path() / part.path);
+  }
+  return out;
+}
+
+}  // namespace
+
+ReadSetup::ReadSetup(const SuiteOptions& options, CorpusKind kind)
+    : corpus(BuildCorpus(kind, options.size, options.seed)),
+      paths(PathsFor(options, kind)),
+      reader(Reader::Open(paths.release)),
+      raw(RawStore::Open(paths.raw)),
+      duckdb(std::make_unique<ParquetPeer>(ShardPaths(reader), options.duckdb_threads)),
+      chunk_max_bytes_(options.write_options.chunk_max_bytes) {
+  for (const auto& signal : corpus.signals) ids.push_back(*signal->id());
+}
+
+std::map<std::int64_t, std::shared_ptr<model::Signal>> ReadSetup::Handles(
+    std::span<const std::int64_t> ids_wanted) {
+  std::map<std::int64_t, std::shared_ptr<model::Signal>> out;
+  for (auto& signal : reader.GetSignals(ids_wanted)) out[*signal->id()] = signal;
+  return out;
+}
+
+std::int64_t ReadSetup::ChunkValues() const {
+  return std::max<std::int64_t>(1, chunk_max_bytes_ / 4);
+}
+
+std::vector<std::int64_t> PickIds(std::span<const std::int64_t> ids, int count, std::uint64_t seed,
+                                  std::uint64_t salt) {
+  Rng rng = Rng::For({seed, salt, 0x9D5});
+  std::vector<std::int64_t> out;
+  out.reserve(count);
+  for (int i = 0; i < count; ++i) out.push_back(ids[rng.Below(ids.size())]);
+  return out;
+}
+
+bool SameBits(std::span<const float> a, std::span<const float> b) {
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
+}
+
+double SumOf(std::span<const float> values) {
+  double sum = 0;
+  for (float v : values) sum += v;
+  return sum;
+}
+
+}  // namespace timef::bench

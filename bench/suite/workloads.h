@@ -1,0 +1,71 @@
+// The suite's workloads. Each runs inside its own child process (suite/child.h) and returns its
+// raw samples as JSON: {"timef": [...], "duckdb": [...], "raw_mmap": [...], "extra": {...}} —
+// peers are measured in the same process, interleaved with timef, so they see the same noise.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "corpus/corpus.h"
+#include "timef/json.h"
+#include "timef/writer.h"
+
+namespace timef::bench {
+
+struct SuiteOptions {
+  CorpusSize size = CorpusSize::kSmall;
+  bool quick = false;
+  std::vector<CorpusKind> corpora = {CorpusKind::kEcg, CorpusKind::kTsqa, CorpusKind::kLong,
+                                     CorpusKind::kTasks};
+  std::uint64_t seed = 20240601;
+  int repeats = 5;        // timed repetitions of every read workload
+  int write_repeats = 3;  // timed writes (each into a fresh directory)
+  int duckdb_threads = 1;
+  int random_reads = 1'000;
+  // Passes over the random IDs for the by-ID variant (GetSignal per read hydrates the whole
+  // record through the catalog, so one pass of 1,000 reads already takes minutes).
+  int random_by_id_passes = 1;
+  int batches = 16;
+  int batch_size = 64;
+  double window_seconds = 30;
+  int long_windows_per_record = 128;
+  // At most this many windows (a seeded sample of them) per corpus.
+  int max_windows = 500;
+  WriteOptions write_options;
+  std::filesystem::path work_dir;  // scratch: releases and raw stores
+};
+
+// Where one corpus lives in the scratch directory.
+struct CorpusPaths {
+  std::filesystem::path release;  // the timef release
+  std::filesystem::path raw;      // the raw mmap store
+};
+CorpusPaths PathsFor(const SuiteOptions& options, CorpusKind kind);
+
+// ---- writes (workloads_write.cc): one call = one timed write in the calling process ----
+// {"seconds", "value_bytes", "files": {...}}: builds the corpus and writes the release.
+Json TimefWriteOnce(const SuiteOptions& options, CorpusKind kind);
+// {"seconds", "bytes"}: writes the raw store of the same corpus.
+Json RawWriteOnce(const SuiteOptions& options, CorpusKind kind);
+// {"seconds"}: only generates every signal's values (the loaders' share of both writes).
+Json GenerateOnce(const SuiteOptions& options, CorpusKind kind);
+// Bytes per file kind and per encoding of the written release, from its manifest and footers.
+Json MeasureSizes(const SuiteOptions& options, CorpusKind kind);
+
+// ---- reads (workloads_read.cc) ----
+Json OpenWorkload(const SuiteOptions& options, CorpusKind kind);
+Json ScanWorkload(const SuiteOptions& options, CorpusKind kind);
+// `handles`: false = GetSignal(id) + LoadValues per read (by ID, like the DuckDB lookup);
+// true = LoadValues on signals hydrated beforehand (like the raw store's in-memory offsets).
+Json RandomSeriesWorkload(const SuiteOptions& options, CorpusKind kind, bool handles);
+Json BatchedRandomWorkload(const SuiteOptions& options, CorpusKind kind);
+Json WindowWorkload(const SuiteOptions& options, CorpusKind kind);
+Json VerifyWorkload(const SuiteOptions& options, CorpusKind kind);
+
+// ---- tasks (workloads_tasks.cc) ----
+// `iterate`: false = ReadTasks (one call), true = IterTasks batch by batch.
+Json TaskHydrationWorkload(const SuiteOptions& options, CorpusKind kind, bool iterate);
+
+}  // namespace timef::bench

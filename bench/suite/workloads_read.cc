@@ -1,0 +1,288 @@
+// Read workloads: open, full scan, random and batched series reads, step windows, verify. Each
+// interleaves timef and its peers operation by operation.
+#include <algorithm>
+#include <cmath>
+
+#include "corpus/rng.h"
+#include "suite/read_setup.h"
+#include "suite/stats.h"
+#include "suite/workloads.h"
+#include "timef/checksum.h"
+
+namespace timef::bench {
+namespace {
+
+constexpr double kMs = 1e3;
+constexpr double kUs = 1e6;
+
+std::span<const float> Floats(const model::ValueArray& values) { return values.values<float>(); }
+
+}  // namespace
+
+Json OpenWorkload(const SuiteOptions& options, CorpusKind kind) {
+  const CorpusPaths paths = PathsFor(options, kind);
+  Json timef = Json::array(), raw = Json::array(), first_request = Json::array();
+  for (int rep = 0; rep < options.repeats; ++rep) {
+    Stopwatch clock;
+    Reader reader = Reader::Open(paths.release);
+    timef.push_back(clock.Seconds() * kMs);
+    Stopwatch catalog_clock;
+    const auto record_ids = reader.RecordIds();
+    first_request.push_back(catalog_clock.Seconds() * kMs);
+    Stopwatch raw_clock;
+    RawStore store = RawStore::Open(paths.raw);
+    raw.push_back(raw_clock.Seconds() * kMs);
+    if (record_ids.empty() || store.All().empty()) throw std::runtime_error("empty corpus");
+  }
+  return Json{{"timef", timef},
+              {"raw_mmap", raw},
+              {"extra", {{"first_catalog_request_ms", ToJson(Summarize(first_request))}}}};
+}
+
+Json ScanWorkload(const SuiteOptions& options, CorpusKind kind) {
+  ReadSetup setup(options, kind);
+  setup.reader.RecordIds();  // the catalog is open before the clock starts
+  Json timef = Json::array(), duckdb = Json::array(), raw = Json::array();
+  double timef_sum = 0, duckdb_sum = 0, raw_sum = 0;
+  std::int64_t n_values = 0;
+  for (int rep = 0; rep < options.repeats; ++rep) {
+    {
+      Stopwatch clock;
+      double sum = 0;
+      std::int64_t n = 0;
+      RecordStream stream = setup.reader.IterRecords();
+      while (auto batch = stream.Next()) {
+        for (const auto& record : *batch) {
+          for (const auto& signal : record->Signals()) {
+            const auto values = signal->LoadValues();
+            sum += SumOf(Floats(*values));
+            n += values->size();
+          }
+        }
+      }
+      const double s = clock.Seconds();
+      timef.push_back(static_cast<double>(n) * 4 / 1e6 / s);
+      timef_sum = sum;
+      n_values = n;
+    }
+    {
+      Stopwatch clock;
+      duckdb_sum = setup.duckdb->ScanSum();
+      duckdb.push_back(static_cast<double>(n_values) * 4 / 1e6 / clock.Seconds());
+    }
+    {
+      Stopwatch clock;
+      raw_sum = SumOf(setup.raw.All());
+      raw.push_back(static_cast<double>(setup.raw.All().size()) * 4 / 1e6 / clock.Seconds());
+    }
+  }
+  if (n_values != static_cast<std::int64_t>(setup.raw.All().size())) {
+    throw std::runtime_error("timef scan saw " + std::to_string(n_values) + " values, raw store " +
+                             std::to_string(setup.raw.All().size()));
+  }
+  return Json{{"timef", timef},
+              {"duckdb", duckdb},
+              {"raw_mmap", raw},
+              {"extra",
+               {{"values", n_values},
+                {"sum", {{"timef", timef_sum}, {"duckdb", duckdb_sum}, {"raw_mmap", raw_sum}}}}}};
+}
+
+Json RandomSeriesWorkload(const SuiteOptions& options, CorpusKind kind, bool handles) {
+  ReadSetup setup(options, kind);
+  const auto picks = PickIds(setup.ids, options.random_reads, options.seed, 0x5E41);
+  std::map<std::int64_t, std::shared_ptr<model::Signal>> hydrated;
+  if (handles) hydrated = setup.Handles(picks);
+  setup.reader.RecordIds();
+  Json timef = Json::array(), duckdb = Json::array(), raw = Json::array();
+  std::int64_t checked = 0, mismatches = 0;
+  double sink = 0;
+  const int passes = handles ? options.repeats : options.random_by_id_passes;
+  for (int rep = 0; rep < passes; ++rep) {
+    for (std::int64_t id : picks) {
+      Stopwatch clock;
+      std::shared_ptr<const model::ValueArray> values;
+      if (handles) {
+        values = hydrated.at(id)->LoadValues();
+      } else {
+        values = setup.reader.GetSignal(id)->LoadValues();
+      }
+      timef.push_back(clock.Seconds() * kUs);
+
+      // The DuckDB lookup is the same in both variants; it is timed in the by-ID one only.
+      std::vector<float> duck_values;
+      if (!handles) {
+        Stopwatch duck_clock;
+        duck_values = setup.duckdb->ReadSeries(id);
+        duckdb.push_back(duck_clock.Seconds() * kUs);
+      }
+
+      Stopwatch raw_clock;
+      const auto series = setup.raw.Series(id);
+      const std::vector<float> raw_values(series.begin(), series.end());
+      raw.push_back(raw_clock.Seconds() * kUs);
+
+      sink += values->size() + duck_values.size() + raw_values.size();
+      if (rep == 0) {
+        ++checked;
+        if (!SameBits(Floats(*values), raw_values) ||
+            (!handles && !SameBits(duck_values, raw_values))) {
+          ++mismatches;
+        }
+      }
+    }
+  }
+  if (mismatches) throw std::runtime_error(std::to_string(mismatches) + " series differ");
+  return Json{
+      {"timef", timef},
+      {"duckdb", duckdb},
+      {"raw_mmap", raw},
+      {"extra", {{"reads", picks.size()}, {"checked_bit_exact", checked}, {"sink", sink > 0}}}};
+}
+
+Json BatchedRandomWorkload(const SuiteOptions& options, CorpusKind kind) {
+  ReadSetup setup(options, kind);
+  setup.reader.RecordIds();
+  std::vector<std::vector<std::int64_t>> batches;
+  for (int b = 0; b < options.batches; ++b) {
+    batches.push_back(PickIds(setup.ids, options.batch_size, options.seed, 0xBA7C + b));
+  }
+  Json timef = Json::array(), duckdb = Json::array(), raw = Json::array();
+  double sink = 0;
+  for (int rep = 0; rep < options.repeats; ++rep) {
+    for (const auto& ids : batches) {
+      Stopwatch clock;
+      for (const auto& signal : setup.reader.GetSignals(ids)) sink += signal->LoadValues()->size();
+      timef.push_back(clock.Seconds() * kMs);
+
+      Stopwatch duck_clock;
+      for (const auto& values : setup.duckdb->ReadSeriesBatch(ids)) sink += values.size();
+      duckdb.push_back(duck_clock.Seconds() * kMs);
+
+      Stopwatch raw_clock;
+      for (std::int64_t id : ids) {
+        const auto series = setup.raw.Series(id);
+        sink += std::vector<float>(series.begin(), series.end()).size();
+      }
+      raw.push_back(raw_clock.Seconds() * kMs);
+    }
+  }
+  return Json{
+      {"timef", timef},
+      {"duckdb", duckdb},
+      {"raw_mmap", raw},
+      {"extra", {{"batches", batches.size()}, {"batch_size", options.batch_size}, {"sink", sink}}}};
+}
+
+Json WindowWorkload(const SuiteOptions& options, CorpusKind kind) {
+  ReadSetup setup(options, kind);
+  const std::int64_t chunk_values = setup.ChunkValues();
+  const int per_record = kind == CorpusKind::kLong ? options.long_windows_per_record : 1;
+
+  // One window = the same `window_seconds` of every signal of a record.
+  using Part = ParquetPeer::Window;
+  std::vector<std::vector<Part>> windows;
+  std::size_t ordinal = 0;
+  for (std::size_t r = 0; r < setup.corpus.dataset->records().size(); ++r) {
+    const auto signals = setup.corpus.dataset->records()[r]->Signals();
+    double duration_s = 1e300;
+    for (std::size_t k = 0; k < signals.size(); ++k) {
+      duration_s = std::min(duration_s, signals[k]->n_values() / setup.corpus.rate_hz[ordinal + k]);
+    }
+    Rng rng = Rng::For({options.seed, r, 0x3140});
+    for (int w = 0; w < per_record; ++w) {
+      const double start_s =
+          std::floor(rng.Uniform(0, std::max(0.0, duration_s - options.window_seconds)));
+      std::vector<Part> parts;
+      for (std::size_t k = 0; k < signals.size(); ++k) {
+        const double rate = setup.corpus.rate_hz[ordinal + k];
+        const auto begin = static_cast<std::int64_t>(start_s * rate);
+        const auto end = std::min(signals[k]->n_values(),
+                                  begin + static_cast<std::int64_t>(options.window_seconds * rate));
+        parts.push_back({*signals[k]->id(), begin, end});
+      }
+      windows.push_back(std::move(parts));
+    }
+    ordinal += signals.size();
+  }
+
+  const std::size_t all_windows = windows.size();
+  if (static_cast<int>(windows.size()) > options.max_windows) {
+    // A seeded sample keeps the run bounded (DuckDB needs one query per window).
+    Rng pick = Rng::For({options.seed, 0x3141});
+    for (std::size_t i = 0; i < static_cast<std::size_t>(options.max_windows); ++i) {
+      std::swap(windows[i], windows[i + pick.Below(windows.size() - i)]);
+    }
+    windows.resize(options.max_windows);
+  }
+  std::vector<std::int64_t> wanted;
+  for (const auto& parts : windows) {
+    for (const Part& p : parts) wanted.push_back(p.signal_id);
+  }
+  const auto handles = setup.Handles(wanted);
+  Json timef = Json::array(), duckdb = Json::array(), raw = Json::array();
+  std::int64_t steps = 0, mismatches = 0;
+  for (int rep = 0; rep < options.repeats; ++rep) {
+    for (const auto& parts : windows) {
+      std::vector<model::ValueArray> got;
+      Stopwatch clock;
+      for (const Part& p : parts) got.push_back(handles.at(p.signal_id)->ReadSteps(p.begin, p.end));
+      timef.push_back(clock.Seconds() * kMs);
+
+      Stopwatch duck_clock;
+      const std::vector<std::vector<float>> duck = setup.duckdb->ReadWindows(parts, chunk_values);
+      duckdb.push_back(duck_clock.Seconds() * kMs);
+
+      std::vector<std::vector<float>> flat;
+      Stopwatch raw_clock;
+      for (const Part& p : parts) {
+        const auto series = setup.raw.Series(p.signal_id).subspan(p.begin, p.end - p.begin);
+        flat.emplace_back(series.begin(), series.end());
+      }
+      raw.push_back(raw_clock.Seconds() * kMs);
+
+      if (rep == 0) {
+        for (std::size_t k = 0; k < parts.size(); ++k) {
+          steps += parts[k].end - parts[k].begin;
+          if (!SameBits(Floats(got[k]), flat[k]) || !SameBits(duck[k], flat[k])) ++mismatches;
+        }
+      }
+    }
+  }
+  if (mismatches) throw std::runtime_error(std::to_string(mismatches) + " windows differ");
+  return Json{{"timef", timef},
+              {"duckdb", duckdb},
+              {"raw_mmap", raw},
+              {"extra",
+               {{"windows", windows.size()},
+                {"windows_before_sampling", all_windows},
+                {"window_seconds", options.window_seconds},
+                {"steps_per_pass", steps},
+                {"checked_bit_exact", true}}}};
+}
+
+Json VerifyWorkload(const SuiteOptions& options, CorpusKind kind) {
+  const CorpusPaths paths = PathsFor(options, kind);
+  Reader reader = Reader::Open(paths.release);
+  std::int64_t release_bytes = reader.manifest().files.control.size;
+  for (const auto& p : reader.manifest().files.time_series) release_bytes += p.size;
+  for (const auto& p : reader.manifest().files.payloads) release_bytes += p.size;
+  const auto raw_file = paths.raw / "values.f32";
+  Json timef = Json::array(), raw = Json::array();
+  for (int rep = 0; rep < options.repeats; ++rep) {
+    Stopwatch clock;
+    reader.Verify();
+    timef.push_back(clock.Seconds());
+    Stopwatch raw_clock;
+    const std::string digest = FileChecksum(raw_file);
+    raw.push_back(raw_clock.Seconds());
+    if (digest.empty()) throw std::runtime_error("no digest");
+  }
+  return Json{{"timef", timef},
+              {"raw_mmap", raw},
+              {"extra",
+               {{"release_bytes_hashed", release_bytes},
+                {"raw_bytes_hashed", std::filesystem::file_size(raw_file)}}}};
+}
+
+}  // namespace timef::bench

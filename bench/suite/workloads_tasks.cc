@@ -1,0 +1,50 @@
+// Task hydration over the task-heavy corpus: every task as model objects (lazy text), against
+// the SQL floor of fetching the same catalog rows with DuckDB without building any object.
+#include "suite/duckdb_peer.h"
+#include "suite/stats.h"
+#include "suite/workloads.h"
+#include "timef/reader.h"
+
+namespace timef::bench {
+namespace {
+
+constexpr const char* kTaskTables[] = {"tasks", "task_targets", "task_record_refs",
+                                       "task_dependencies", "text_payloads"};
+
+}  // namespace
+
+Json TaskHydrationWorkload(const SuiteOptions& options, CorpusKind kind, bool iterate) {
+  const CorpusPaths paths = PathsFor(options, kind);
+  Reader reader = Reader::Open(paths.release);
+  reader.RecordIds();  // the catalog is open before the clock starts
+  DuckDb catalog(paths.release / kControlFileName, /*read_only=*/true, options.duckdb_threads);
+  Json timef = Json::array(), duckdb = Json::array();
+  std::int64_t tasks = 0, rows = 0;
+  for (int rep = 0; rep < options.repeats; ++rep) {
+    Stopwatch clock;
+    std::int64_t n = 0;
+    if (iterate) {
+      TaskStream stream = reader.IterTasks();
+      while (auto batch = stream.Next()) n += static_cast<std::int64_t>(batch->size());
+    } else {
+      n = static_cast<std::int64_t>(reader.ReadTasks().size());
+    }
+    timef.push_back(clock.Seconds());
+    tasks = n;
+
+    Stopwatch duck_clock;
+    std::int64_t r = 0;
+    for (const char* table : kTaskTables)
+      r += catalog.FetchAll(std::string("SELECT * FROM ") + table);
+    duckdb.push_back(duck_clock.Seconds());
+    rows = r;
+  }
+  return Json{{"timef", timef},
+              {"duckdb", duckdb},
+              {"extra",
+               {{"tasks", tasks},
+                {"duckdb_rows_fetched", rows},
+                {"duckdb_peer", "SELECT * of the task tables (rows only, no objects)"}}}};
+}
+
+}  // namespace timef::bench
