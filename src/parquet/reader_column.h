@@ -42,6 +42,17 @@ struct ReaderStats {
   std::uint64_t io_bytes = 0;                  // bytes those reads covered
 };
 
+// Adds `more` to `sum`, field by field (readers over many files report one total).
+inline void AddStats(ReaderStats& sum, const ReaderStats& more) {
+  sum.data_pages_decoded += more.data_pages_decoded;
+  sum.data_pages_skipped += more.data_pages_skipped;
+  sum.dictionary_pages_decoded += more.dictionary_pages_decoded;
+  sum.offset_indexes_loaded += more.offset_indexes_loaded;
+  sum.bytes_decompressed += more.bytes_decompressed;
+  sum.io_reads += more.io_reads;
+  sum.io_bytes += more.io_bytes;
+}
+
 // The bytes [offset, offset + length) of `file`: a view when the file is in memory (mmap), else
 // read into `scratch` (grown, never shrunk). Counts the access in `stats`. A range outside the
 // file is a FormatError located by `context`, raised before anything is allocated.

@@ -15,16 +15,6 @@
 namespace timef::payload {
 namespace {
 
-void AddStats(parquet::ReaderStats& sum, const parquet::ReaderStats& more) {
-  sum.data_pages_decoded += more.data_pages_decoded;
-  sum.data_pages_skipped += more.data_pages_skipped;
-  sum.dictionary_pages_decoded += more.dictionary_pages_decoded;
-  sum.offset_indexes_loaded += more.offset_indexes_loaded;
-  sum.bytes_decompressed += more.bytes_decompressed;
-  sum.io_reads += more.io_reads;
-  sum.io_bytes += more.io_bytes;
-}
-
 std::string_view SlotBytes(const parquet::ColumnData& data, std::int64_t slot) {
   const auto begin = static_cast<std::size_t>(data.byte_offsets[static_cast<std::size_t>(slot)]);
   const auto end = static_cast<std::size_t>(data.byte_offsets[static_cast<std::size_t>(slot) + 1]);
@@ -190,12 +180,12 @@ std::vector<std::int64_t> PayloadReader::ReadOffsets(const OffsetsRef& ref) {
 
 PayloadReaderStats PayloadReader::stats() const {
   PayloadReaderStats out = closed_stats_;
-  for (const auto& [path, file] : files_) AddStats(out.pages, file->reader.stats());
+  for (const auto& [path, file] : files_) parquet::AddStats(out.pages, file->reader.stats());
   return out;
 }
 
 void PayloadReader::Clear() {
-  for (const auto& [path, file] : files_) AddStats(closed_stats_.pages, file->reader.stats());
+  for (const auto& [path, file] : files_) parquet::AddStats(closed_stats_.pages, file->reader.stats());
   files_.clear();
 }
 

@@ -9,20 +9,6 @@
 #include "values/shard_schema.h"
 
 namespace timef::values {
-namespace {
-
-void AddStats(parquet::ReaderStats& into, const parquet::ReaderStats& from) {
-  into.data_pages_decoded += from.data_pages_decoded;
-  into.data_pages_skipped += from.data_pages_skipped;
-  into.dictionary_pages_decoded += from.dictionary_pages_decoded;
-  into.offset_indexes_loaded += from.offset_indexes_loaded;
-  into.bytes_decompressed += from.bytes_decompressed;
-  into.io_reads += from.io_reads;
-  into.io_bytes += from.io_bytes;
-}
-
-}  // namespace
-
 struct ChunkReader::OpenShard {
   explicit OpenShard(parquet::FileReader opened) : reader(std::move(opened)) {}
   parquet::FileReader reader;
@@ -79,12 +65,12 @@ model::ValueArray ChunkReader::Read(const ChunkRef& chunk, const model::Spec& sp
 
 ChunkReaderStats ChunkReader::stats() const {
   ChunkReaderStats total = closed_stats_;
-  for (const auto& [path, shard] : shards_) AddStats(total.pages, shard->reader.stats());
+  for (const auto& [path, shard] : shards_) parquet::AddStats(total.pages, shard->reader.stats());
   return total;
 }
 
 void ChunkReader::Clear() {
-  for (const auto& [path, shard] : shards_) AddStats(closed_stats_.pages, shard->reader.stats());
+  for (const auto& [path, shard] : shards_) parquet::AddStats(closed_stats_.pages, shard->reader.stats());
   shards_.clear();
 }
 

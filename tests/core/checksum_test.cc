@@ -8,7 +8,7 @@
 #include <sstream>
 #include <vector>
 
-#include "core/scratch_dir.h"
+#include "support/scratch_dir.h"
 #include "timef/error.h"
 
 namespace timef {

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <system_error>
 #include <vector>
+#include "support/scratch_dir.h"
 
 namespace timef::parquet::testing {
 
@@ -62,28 +63,6 @@ inline std::vector<std::byte> CompressibleBytes(std::mt19937_64& rng, std::size_
   return out;
 }
 
-// A fresh directory per test, below $TIMEF_TEST_OUT when set, removed afterwards.
-class ScratchDir {
- public:
-  ScratchDir() {
-    const char* out = std::getenv("TIMEF_TEST_OUT");
-    const std::filesystem::path base =
-        out != nullptr ? std::filesystem::path(out) : std::filesystem::temp_directory_path();
-    std::filesystem::create_directories(base);
-    std::string pattern = (base / "parquet-format-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  ~ScratchDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using ::timef::testing::ScratchDir;
 
 }  // namespace timef::parquet::testing

@@ -23,31 +23,11 @@
 #include "payload/payload_reader.h"
 #include "payload/payload_schema.h"
 #include "payload/payload_writer.h"
+#include "support/scratch_dir.h"
 
 namespace timef::payload::testing {
 
-class ScratchDir {
- public:
-  ScratchDir() {
-    const char* out = std::getenv("TIMEF_TEST_OUT");
-    std::filesystem::path base =
-        out != nullptr ? std::filesystem::path(out) : std::filesystem::temp_directory_path();
-    std::filesystem::create_directories(base);
-    std::string pattern = (base / "payload-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  ~ScratchDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using ::timef::testing::ScratchDir;
 
 inline TextRef MakeTextRef(const std::filesystem::path& release, const TextLocation& location,
                            std::int64_t text_key = 1) {

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
-#include <random>
 
 namespace timef::testing {
 using namespace timef::model;  // NOLINT(google-build-using-namespace)
@@ -132,18 +131,6 @@ manifest::Card FixtureCard() {
   card.description = "writer and reader tests";
   card.license = manifest::License::kCcBy4_0;
   return card;
-}
-
-TempDir::TempDir() {
-  std::random_device device;
-  path_ = fs::temp_directory_path() /
-          ("timef-test-" + std::to_string(device()) + "-" + std::to_string(device()));
-  fs::create_directories(path_);
-}
-
-TempDir::~TempDir() {
-  std::error_code ignored;
-  fs::remove_all(path_, ignored);
 }
 
 std::vector<std::string> ListFiles(const fs::path& dir) {

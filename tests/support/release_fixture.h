@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "support/scratch_dir.h"
 #include "timef/manifest.h"
 #include "timef/model.h"
 
@@ -36,16 +37,8 @@ Fixture MakeFixture(int ecg_records = 1);
 // A card for the fixture (identity filled by the writer).
 manifest::Card FixtureCard();
 
-// A fresh empty directory under the system temp dir, removed by the destructor.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+// A fresh empty directory, removed by the destructor.
+using TempDir = ScratchDir;
 
 // Every regular file below `dir`, relative, sorted.
 std::vector<std::string> ListFiles(const std::filesystem::path& dir);

@@ -1,4 +1,5 @@
-// A fresh scratch directory per test, below $TIMEF_TEST_OUT when set, removed afterwards.
+// A fresh scratch directory per test, below $TIMEF_TEST_OUT when set, removed afterwards. Shared by
+// every test binary (tests/ is on their include path).
 #pragma once
 
 #include <stdlib.h>
@@ -17,7 +18,7 @@ class ScratchDir {
     std::filesystem::path base =
         out != nullptr ? std::filesystem::path(out) : std::filesystem::temp_directory_path();
     std::filesystem::create_directories(base);
-    std::string pattern = (base / "core-XXXXXX").string();
+    std::string pattern = (base / "timef-XXXXXX").string();
     if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
     path_ = pattern;
   }

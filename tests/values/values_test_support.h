@@ -15,27 +15,11 @@
 #include "timef/model.h"
 #include "values/chunk_reader.h"
 #include "values/values_writer.h"
+#include "support/scratch_dir.h"
 
 namespace timef::values::testing {
 
-// A fresh directory under the system temp dir, removed on destruction.
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::random_device seed;
-    path_ = std::filesystem::temp_directory_path() /
-            ("timef-values-" + std::to_string(seed()) + "-" + std::to_string(seed()));
-    std::filesystem::create_directories(path_);
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using ::timef::testing::ScratchDir;
 
 inline std::shared_ptr<const model::Spec> MakeSpec(std::string spec_type, model::DType dtype,
                                                    bool nullable = false,
