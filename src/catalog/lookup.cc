@@ -103,10 +103,10 @@ void CheckTaskIds(Connection& connection, std::span<const int64_t> ids,
     if (!found[i]) missing.push_back(ids[i]);
   }
   if (!missing.empty()) {
-    throw NotFoundError({.object = "tasks", .where = "task_id"},
-                        std::string(type ? "no " + std::string(model::ToString(*type)) + " task"
-                                         : "no task") +
-                            " with ID " + ListIds(missing));
+    throw NotFoundError(
+        {.object = "tasks", .where = "task_id"},
+        std::string(type ? "no " + std::string(model::ToString(*type)) + " task" : "no task") +
+            " with ID " + ListIds(missing));
   }
 }
 

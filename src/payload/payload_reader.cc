@@ -185,7 +185,8 @@ PayloadReaderStats PayloadReader::stats() const {
 }
 
 void PayloadReader::Clear() {
-  for (const auto& [path, file] : files_) parquet::AddStats(closed_stats_.pages, file->reader.stats());
+  for (const auto& [path, file] : files_)
+    parquet::AddStats(closed_stats_.pages, file->reader.stats());
   files_.clear();
 }
 

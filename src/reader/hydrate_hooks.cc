@@ -24,27 +24,27 @@ catalog::HydrateOptions ReaderState::HydrateOptionsFor(const LoadPlan& plan) {
                            .where = "signal_chunks.chunk_minor_index"},
                           "a parquet locator of " + signal.Describe() + " has no row index");
       }
-      chunks.push_back(values::ChunkRef{
-          self->ResolveOwn(l.payload_source, l.value_path, true, what), std::move(l.value_path),
-          l.major, *l.minor, l.n_values});
+      chunks.push_back(
+          values::ChunkRef{self->ResolveOwn(l.payload_source, l.value_path, true, what),
+                           std::move(l.value_path), l.major, *l.minor, l.n_values});
     }
     auto lazy = std::make_shared<const LazySignalValues>(self, signal.spec(), std::move(chunks));
     if (plan.signal_values == Loading::kLazy) return lazy;
     return std::make_shared<const model::InMemoryValues>(*lazy->Load());
   };
 
-  options.offsets = [self, plan](const catalog::OffsetsLocator& l)
-      -> std::shared_ptr<const model::TimeOffsets> {
+  options.offsets =
+      [self, plan](const catalog::OffsetsLocator& l) -> std::shared_ptr<const model::TimeOffsets> {
     const std::string what = "axes.offsets_path";
-    payload::OffsetsRef ref{.file = self->ResolveOwn(l.payload_source, l.path, false, what),
-                            .name = l.path,
-                            .row = l.row,
-                            .n_values = l.n_values,
-                            .digest = l.digest,
-                            .first_us = l.first_us,
-                            .last_us = l.last_us,
-                            .axis = "axis with offsets at " + l.path + " row " +
-                                    std::to_string(l.row)};
+    payload::OffsetsRef ref{
+        .file = self->ResolveOwn(l.payload_source, l.path, false, what),
+        .name = l.path,
+        .row = l.row,
+        .n_values = l.n_values,
+        .digest = l.digest,
+        .first_us = l.first_us,
+        .last_us = l.last_us,
+        .axis = "axis with offsets at " + l.path + " row " + std::to_string(l.row)};
     auto offsets = std::make_shared<const LazyOffsets>(self, std::move(ref));
     if (plan.time_offsets == Loading::kEager) offsets->Load();
     return offsets;

@@ -37,17 +37,17 @@ std::int64_t SizeOrThrow(const fs::path& file) {
 Reader Reader::Open(const fs::path& release_dir) {
   manifest::Manifest m = manifest::ReadManifest(release_dir / manifest::kManifestFileName);
   if (!m.payload_sources.empty()) {
-    throw FormatError({.file = release_dir / manifest::kManifestFileName,
-                       .where = "/payload_sources"},
-                      "payload sources are not supported by this reader yet");
+    throw FormatError(
+        {.file = release_dir / manifest::kManifestFileName, .where = "/payload_sources"},
+        "payload sources are not supported by this reader yet");
   }
   for (const manifest::FilePart* part : OwnFiles(m)) {
     const fs::path file = release_dir / part->path;
     const std::int64_t size = SizeOrThrow(file);
     if (size != part->size) {
-      throw FileError({.file = file, .where = "size"},
-                      "expected " + std::to_string(part->size) + " bytes (manifest.json), found " +
-                          std::to_string(size));
+      throw FileError({.file = file, .where = "size"}, "expected " + std::to_string(part->size) +
+                                                           " bytes (manifest.json), found " +
+                                                           std::to_string(size));
     }
   }
   return Reader(std::make_shared<ReaderState>(release_dir, std::move(m)));
@@ -58,9 +58,8 @@ void Reader::Verify() const {
     const fs::path file = state_->release_dir() / part->path;
     const std::int64_t size = SizeOrThrow(file);
     if (size != part->size) {
-      throw FileError({.file = file, .where = "size"},
-                      "expected " + std::to_string(part->size) + " bytes, found " +
-                          std::to_string(size));
+      throw FileError({.file = file, .where = "size"}, "expected " + std::to_string(part->size) +
+                                                           " bytes, found " + std::to_string(size));
     }
     const std::string checksum = FileChecksum(file);
     if (checksum != part->checksum) {

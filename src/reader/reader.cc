@@ -84,29 +84,29 @@ RecordStream Reader::IterRecords(const RecordQuery& query) {
       catalog::CheckRecordIds(lease.connection(), query.ids);
     }
     auto ids = std::make_shared<const std::vector<std::int64_t>>(query.ids);
-    return RecordStream([state, ids, query, next = std::size_t{0}]() mutable
-                        -> std::optional<RecordStream::Batch> {
-      if (next >= ids->size()) return std::nullopt;
-      const std::size_t count =
-          std::min<std::size_t>(ids->size() - next, static_cast<std::size_t>(query.batch_size));
-      std::span<const std::int64_t> slice(ids->data() + next, count);
-      next += count;
-      catalog::CatalogLease lease = state->Lease();
-      return catalog::CatalogHydrator(lease.connection(), state->HydrateOptionsFor(query.load))
-          .RecordsById(slice);
-    });
+    return RecordStream(
+        [state, ids, query, next = std::size_t{0}]() mutable -> std::optional<RecordStream::Batch> {
+          if (next >= ids->size()) return std::nullopt;
+          const std::size_t count =
+              std::min<std::size_t>(ids->size() - next, static_cast<std::size_t>(query.batch_size));
+          std::span<const std::int64_t> slice(ids->data() + next, count);
+          next += count;
+          catalog::CatalogLease lease = state->Lease();
+          return catalog::CatalogHydrator(lease.connection(), state->HydrateOptionsFor(query.load))
+              .RecordsById(slice);
+        });
   }
-  return RecordStream([state, query, next = std::int64_t{0},
-                       total = std::optional<std::int64_t>()]() mutable
-                      -> std::optional<RecordStream::Batch> {
-    catalog::CatalogLease lease = state->Lease();
-    catalog::CatalogHydrator hydrator(lease.connection(), state->HydrateOptionsFor(query.load));
-    if (!total) total = hydrator.RecordCount();
-    if (next >= *total) return std::nullopt;
-    RecordStream::Batch batch = hydrator.RecordsInReadOrder(next, query.batch_size);
-    next += query.batch_size;
-    return batch;
-  });
+  return RecordStream(
+      [state, query, next = std::int64_t{0},
+       total = std::optional<std::int64_t>()]() mutable -> std::optional<RecordStream::Batch> {
+        catalog::CatalogLease lease = state->Lease();
+        catalog::CatalogHydrator hydrator(lease.connection(), state->HydrateOptionsFor(query.load));
+        if (!total) total = hydrator.RecordCount();
+        if (next >= *total) return std::nullopt;
+        RecordStream::Batch batch = hydrator.RecordsInReadOrder(next, query.batch_size);
+        next += query.batch_size;
+        return batch;
+      });
 }
 
 std::vector<std::shared_ptr<model::Task>> Reader::ReadTasks(const TaskQuery& query) {

@@ -26,8 +26,8 @@ ReaderState::ReaderState(fs::path release_dir, manifest::Manifest manifest)
 
 catalog::CatalogLease ReaderState::Lease() {
   if (!catalog_) {
-    catalog_ = std::make_unique<catalog::CatalogReader>(
-        release_dir_ / manifest_.files.control.path, IdentityOf(manifest_));
+    catalog_ = std::make_unique<catalog::CatalogReader>(release_dir_ / manifest_.files.control.path,
+                                                        IdentityOf(manifest_));
   }
   if (!catalog_->is_open()) ++catalog_opens_;
   return catalog_->Lease();
@@ -39,9 +39,9 @@ fs::path ReaderState::ResolveOwn(const std::optional<std::string>& payload_sourc
   if (payload_source) {
     // This reader resolves own files only; a locator naming another release needs the payload
     // source to be listed in the manifest, which Open() refuses for now.
-    throw FormatError({.file = release_dir_ / manifest::kControlFileName, .where = what},
-                      "payload_source '" + *payload_source +
-                          "' is not a key of the manifest's payload_sources");
+    throw FormatError(
+        {.file = release_dir_ / manifest::kControlFileName, .where = what},
+        "payload_source '" + *payload_source + "' is not a key of the manifest's payload_sources");
   }
   const bool listed = values_file ? own_values_.contains(path) : own_payloads_.contains(path);
   if (!listed) {

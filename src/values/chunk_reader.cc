@@ -70,7 +70,8 @@ ChunkReaderStats ChunkReader::stats() const {
 }
 
 void ChunkReader::Clear() {
-  for (const auto& [path, shard] : shards_) parquet::AddStats(closed_stats_.pages, shard->reader.stats());
+  for (const auto& [path, shard] : shards_)
+    parquet::AddStats(closed_stats_.pages, shard->reader.stats());
   shards_.clear();
 }
 

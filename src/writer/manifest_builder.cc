@@ -11,16 +11,16 @@ namespace timef::writer {
 manifest::Schema ManifestSchema(const model::DerivedSchema& schema) {
   manifest::Schema out;
   for (const model::Spec& spec : schema.time_series_specs) {
-    out.time_series_specs.push_back(manifest::TimeSeriesSpec{
-        .spec_type = spec.spec_type,
-        .name = spec.name,
-        .unit_value = spec.unit,
-        .dtype = static_cast<manifest::DType>(spec.dtype),
-        .categories = spec.categories,
-        .value_shape = spec.value_shape,
-        .dimension_names = spec.dimension_names,
-        .nullable = spec.nullable,
-        .modality = static_cast<manifest::Modality>(spec.modality)});
+    out.time_series_specs.push_back(
+        manifest::TimeSeriesSpec{.spec_type = spec.spec_type,
+                                 .name = spec.name,
+                                 .unit_value = spec.unit,
+                                 .dtype = static_cast<manifest::DType>(spec.dtype),
+                                 .categories = spec.categories,
+                                 .value_shape = spec.value_shape,
+                                 .dimension_names = spec.dimension_names,
+                                 .nullable = spec.nullable,
+                                 .modality = static_cast<manifest::Modality>(spec.modality)});
   }
   for (const model::AnnotationDescriptor& d : schema.annotations) {
     std::optional<manifest::AnnotationValueType> value_type;

@@ -33,7 +33,8 @@ std::string RandomHex32() {
 void FsyncPath(const fs::path& path, bool directory) {
   const int fd = ::open(path.c_str(), (directory ? O_RDONLY | O_DIRECTORY : O_RDONLY) | O_CLOEXEC);
   if (fd < 0) {
-    throw FileError({.file = path}, "cannot open for fsync: " + std::system_category().message(errno),
+    throw FileError({.file = path},
+                    "cannot open for fsync: " + std::system_category().message(errno),
                     std::error_code(errno, std::generic_category()));
   }
   const int rc = ::fsync(fd);
@@ -60,7 +61,9 @@ StagingDir::StagingDir(const fs::path& release_dir) : release_dir_(release_dir) 
       path_ = std::move(candidate);
       return;
     }
-    if (ec) throw FileError({.file = candidate}, "cannot create the staging directory: " + ec.message(), ec);
+    if (ec)
+      throw FileError({.file = candidate}, "cannot create the staging directory: " + ec.message(),
+                      ec);
   }
   throw FileError({.file = release_dir_}, "cannot create a fresh staging directory");
 }
@@ -96,10 +99,10 @@ void StagingDir::Publish() {
       throw ValidationError({.file = release_dir_},
                             "already holds a committed version (another writer committed first)");
     }
-    throw FileError({.file = release_dir_},
-                    "cannot rename the staging directory into place: " +
-                        std::system_category().message(saved),
-                    std::error_code(saved, std::generic_category()));
+    throw FileError(
+        {.file = release_dir_},
+        "cannot rename the staging directory into place: " + std::system_category().message(saved),
+        std::error_code(saved, std::generic_category()));
   }
   published_ = true;
   FsyncPath(release_dir_.parent_path(), true);

@@ -8,9 +8,9 @@ namespace {
 parquet::CompressionCodec Codec(const WriteOptions& options) {
   if (options.compression == "zstd") return parquet::CompressionCodec::kZstd;
   if (options.compression == "uncompressed") return parquet::CompressionCodec::kUncompressed;
-  throw ValidationError({.object = "WriteOptions", .where = "compression"},
-                        "unsupported codec '" + options.compression +
-                            "' (the writer offers zstd and uncompressed)");
+  throw ValidationError(
+      {.object = "WriteOptions", .where = "compression"},
+      "unsupported codec '" + options.compression + "' (the writer offers zstd and uncompressed)");
 }
 
 }  // namespace
@@ -28,8 +28,8 @@ values::ValuesOptions ToValuesOptions(const WriteOptions& options,
   out.data_page_target_bytes = options.data_page_target_bytes;
   out.compression = Codec(options);
   out.compression_level = options.compression_level;
-  out.value_encoding = options.value_encoding.value_or(
-      card_choice.value_or(manifest::ValueEncodingChoice::kAuto));
+  out.value_encoding =
+      options.value_encoding.value_or(card_choice.value_or(manifest::ValueEncodingChoice::kAuto));
   out.value_encoding_by_spec = options.value_encoding_by_spec;
   values::ValidateValuesOptions(out);
   return out;

@@ -1,6 +1,8 @@
 // WriteRelease: FORMAT.md §3.2 steps 1–8 in order. Everything that can be checked without the
 // disk is checked first; from the staging directory on, any exception unwinds through StagingDir,
 // which removes what was written.
+#include "timef/writer.h"
+
 #include <algorithm>
 #include <fstream>
 #include <memory>
@@ -11,7 +13,6 @@
 #include "catalog/model_writer.h"
 #include "payload/payload_writer.h"
 #include "timef/error.h"
-#include "timef/writer.h"
 #include "values/values_writer.h"
 #include "writer/manifest_builder.h"
 #include "writer/staging.h"
@@ -60,7 +61,8 @@ void JoinCard(manifest::Card& card, const model::Dataset& dataset) {
   std::vector<manifest::ParentEntry> parents;
   for (const auto& p : dataset.parents()) parents.push_back({p.alias, p.dataset_id, p.version});
   if (!card.parents.empty() && card.parents != parents) {
-    throw ValidationError({.object = "card", .where = "parents"}, "differ from the dataset's parents");
+    throw ValidationError({.object = "card", .where = "parents"},
+                          "differ from the dataset's parents");
   }
   card.parents = std::move(parents);
 }
@@ -129,8 +131,8 @@ void CheckStagedFiles(const fs::path& dir, const std::set<std::string>& listed) 
 
 }  // namespace
 
-WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card, const fs::path& release_dir,
-                           const WriteOptions& options) {
+WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card,
+                           const fs::path& release_dir, const WriteOptions& options) {
   // 1. Validate everything the caller gave.
   const values::ValuesOptions values_options =
       writer::ToValuesOptions(options, card.value_encoding);
@@ -157,12 +159,11 @@ WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card, const f
   std::vector<values::SignalInput> inputs;
   inputs.reserve(signals.size());
   for (const auto& signal : signals) {
-    inputs.push_back(values::SignalInput{
-        .signal_id = *signal->id(),
-        .name = signal->name(),
-        .spec = signal->spec(),
-        .n_values = signal->n_values(),
-        .load = [signal] { return signal->LoadValues(); }});
+    inputs.push_back(values::SignalInput{.signal_id = *signal->id(),
+                                         .name = signal->name(),
+                                         .spec = signal->spec(),
+                                         .n_values = signal->n_values(),
+                                         .load = [signal] { return signal->LoadValues(); }});
   }
   values::ValuesResult stored = values::WriteValues(
       dir, std::move(inputs), values_options, [&](const values::ShardEvent& event) {
@@ -180,8 +181,8 @@ WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card, const f
     auto found = stored.chunks.find(*signal.id());
     if (found == stored.chunks.end()) return out;
     for (const values::ChunkPlacement& c : found->second) {
-      out.push_back(catalog::ChunkLocator{std::nullopt, c.value_path, c.row_group, c.row,
-                                          c.n_values});
+      out.push_back(
+          catalog::ChunkLocator{std::nullopt, c.value_path, c.row_group, c.row, c.n_values});
     }
     return out;
   };
@@ -208,7 +209,8 @@ WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card, const f
 
   // 5. The catalog (deleted by WriteCatalog itself on error; the staging removal covers the rest).
   const fs::path control = dir / manifest::kControlFileName;
-  const catalog::ModelWriteSummary summary = catalog::WriteCatalog(control, dataset, catalog_options);
+  const catalog::ModelWriteSummary summary =
+      catalog::WriteCatalog(control, dataset, catalog_options);
   std::vector<payload::PayloadFile> payload_files = texts.Finish();
   for (auto& f : offsets.Finish()) payload_files.push_back(std::move(f));
 
@@ -266,8 +268,8 @@ WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card, const f
 
 WriteResult WriteRelease(model::Dataset& dataset, manifest::Card card, const fs::path& root,
                          const WriteOptions& options) {
-  return WriteReleaseTo(dataset, std::move(card),
-                        root / dataset.dataset_id() / dataset.version(), options);
+  return WriteReleaseTo(dataset, std::move(card), root / dataset.dataset_id() / dataset.version(),
+                        options);
 }
 
 }  // namespace timef

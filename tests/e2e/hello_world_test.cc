@@ -47,8 +47,8 @@ TEST_F(HelloWorldTest, ReadsBackEqualInEveryField) {
   // A JSON patch from what was written to what was read: empty when equal, short when not.
   const Json lazy = Json::diff(expected, model::DumpDataset(*reader.Read(), {.values = true}));
   EXPECT_TRUE(lazy.empty()) << lazy.dump();
-  const Json eager =
-      Json::diff(expected, model::DumpDataset(*reader.Read(LoadPlan::AllEager()), {.values = true}));
+  const Json eager = Json::diff(
+      expected, model::DumpDataset(*reader.Read(LoadPlan::AllEager()), {.values = true}));
   EXPECT_TRUE(eager.empty()) << eager.dump();
   EXPECT_EQ(demo::HelloWorldCard().name, reader.manifest().metadata.name);
   EXPECT_NO_THROW(reader.Verify());
@@ -123,8 +123,8 @@ TEST_F(HelloWorldTest, DuckDBReadsOurShardsWithTheSameValues) {
   // and the count of values must equal ours.
   catalog::Result result = connection.Query(
       "SELECT count(*)::BIGINT, sum(CASE WHEN isfinite(v) THEN v::DOUBLE END) FROM "
-      "(SELECT unnest(\"values\") v FROM read_parquet([" + files + "]) WHERE signal_id = " +
-          std::to_string(demo::kSpecialSignalId) + ")",
+      "(SELECT unnest(\"values\") v FROM read_parquet([" +
+          files + "]) WHERE signal_id = " + std::to_string(demo::kSpecialSignalId) + ")",
       "read_parquet");
   auto chunk = result.Next();
   ASSERT_TRUE(chunk.has_value());

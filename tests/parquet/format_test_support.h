@@ -15,6 +15,7 @@
 #include <string_view>
 #include <system_error>
 #include <vector>
+
 #include "support/scratch_dir.h"
 
 namespace timef::parquet::testing {
