@@ -13,9 +13,9 @@
 namespace timef::payload {
 namespace {
 
-using testing::RandomText;
 using testing::MakeOffsetsRef;
 using testing::MakeTextRef;
+using testing::RandomText;
 using testing::ScratchDir;
 
 TEST(PayloadLazyTest, OneTextDecodesOnlyItsPages) {

@@ -16,8 +16,8 @@ std::vector<float> Lead(int64_t n, int seed) {
   std::vector<float> out(n);
   for (int64_t i = 0; i < n; ++i) {
     // Integer-microvolt grid, as ECG recorders store it.
-    out[i] = static_cast<float>(std::lround(800.0 * std::sin(0.01 * i + seed) + 30 * (i % 7))) /
-             1000.0f;
+    out[i] =
+        static_cast<float>(std::lround(800.0 * std::sin(0.01 * i + seed) + 30 * (i % 7))) / 1000.0f;
   }
   return out;
 }
@@ -33,14 +33,22 @@ std::string Repeat(std::string_view piece, int times) {
 Fixture MakeFixture(int ecg_records) {
   Fixture f;
   f.dataset = std::make_shared<Dataset>("test/fixture", "1.0.0");
-  f.dataset->Annotate(std::make_shared<AnnotationContent>("curation", AnnotationValue::OfText("ok")));
+  f.dataset->Annotate(
+      std::make_shared<AnnotationContent>("curation", AnnotationValue::OfText("ok")));
   auto ecg = Spec::Make({.spec_type = "ecg", .name = "ECG lead", .unit = "mV"});
-  auto hr = Spec::Make({.spec_type = "heart_rate", .name = "Heart rate", .unit = "bpm",
-                        .dtype = model::DType::kFloat64, .nullable = true});
-  auto rhythm = Spec::Make(
-      {.spec_type = "rhythm", .name = "Rhythm", .dtype = model::DType::kEnum, .categories = {"N", "AF", "VT"}});
-  auto note = Spec::Make(
-      {.spec_type = "note", .name = "Note", .dtype = model::DType::kStr, .modality = model::Modality::kText});
+  auto hr = Spec::Make({.spec_type = "heart_rate",
+                        .name = "Heart rate",
+                        .unit = "bpm",
+                        .dtype = model::DType::kFloat64,
+                        .nullable = true});
+  auto rhythm = Spec::Make({.spec_type = "rhythm",
+                            .name = "Rhythm",
+                            .dtype = model::DType::kEnum,
+                            .categories = {"N", "AF", "VT"}});
+  auto note = Spec::Make({.spec_type = "note",
+                          .name = "Note",
+                          .dtype = model::DType::kStr,
+                          .modality = model::Modality::kText});
   auto flag = Spec::Make({.spec_type = "flag", .name = "Flag", .dtype = model::DType::kBool});
   auto count = Spec::Make({.spec_type = "count", .name = "Count", .dtype = model::DType::kInt16});
   auto axis_500 = TimeAxis::RegularFromRate(500);
@@ -57,7 +65,8 @@ Fixture MakeFixture(int ecg_records) {
       lead[kNegZeroStep] = -0.0f;
     }
     auto s1 = std::make_shared<Signal>("lead_I", ecg, axis_500, ValueArray::Of(std::move(lead)));
-    auto s2 = std::make_shared<Signal>("lead_II", ecg, axis_500, ValueArray::Of(Lead(kLeadSteps, r + 7)));
+    auto s2 =
+        std::make_shared<Signal>("lead_II", ecg, axis_500, ValueArray::Of(Lead(kLeadSteps, r + 7)));
     leads->AddSignal(s1);
     leads->AddSignal(s2);
     if (r == 0) {
@@ -70,9 +79,10 @@ Fixture MakeFixture(int ecg_records) {
       f.rhythm = rh;
       record->Annotate(std::make_shared<AnnotationContent>("beat", AnnotationValue::OfInteger(1)),
                        TimePoint{500'000});
-      s1->Annotate(std::make_shared<AnnotationContent>(
-                       "comment", AnnotationValue::OfText("Ünïcode " + Repeat("long comment ", 30))),
-                   TimeInterval{0, 1'000'000});
+      s1->Annotate(
+          std::make_shared<AnnotationContent>(
+              "comment", AnnotationValue::OfText("Ünïcode " + Repeat("long comment ", 30))),
+          TimeInterval{0, 1'000'000});
     }
   }
 
@@ -80,7 +90,8 @@ Fixture MakeFixture(int ecg_records) {
   auto irregular = TimeAxis::Irregular({0, 900'000, 2'000'000, 3'100'000, 3'100'000});
   f.hr_a = std::make_shared<Signal>("hr_a", hr, irregular,
                                     ValueArray::Of<double>({60, 0, 62, -0.0, 64}, {1, 0, 1, 1, 1}));
-  f.hr_b = std::make_shared<Signal>("hr_b", hr, irregular, ValueArray::Of<double>({70, 71, 72, 73, 74}));
+  f.hr_b =
+      std::make_shared<Signal>("hr_b", hr, irregular, ValueArray::Of<double>({70, 71, 72, 73, 74}));
   auto monitor = f.vitals->AddSource("monitor");
   monitor->AddSignal(f.hr_a);
   monitor->AddSignal(f.hr_b);

@@ -15,20 +15,21 @@ namespace timef::testing {
 
 inline constexpr int64_t kLeadSteps = 20'000;
 // Steps of `lead` holding special floats.
-inline constexpr int64_t kNanStep = 17, kPosInfStep = 4'321, kNegInfStep = 9'999, kNegZeroStep = 15'000;
+inline constexpr int64_t kNanStep = 17, kPosInfStep = 4'321, kNegInfStep = 9'999,
+                         kNegZeroStep = 15'000;
 inline constexpr uint32_t kNanBits = 0x7fc0'1234;  // a NaN with a payload
 
 struct Fixture {
   std::shared_ptr<model::Dataset> dataset;
   std::shared_ptr<model::Record> ecg, vitals, notes;
-  std::shared_ptr<model::Signal> lead, lead2;      // float32, 500 Hz, kLeadSteps each
-  std::shared_ptr<model::Signal> hr_a, hr_b;       // nullable float64 on one irregular axis
-  std::shared_ptr<model::Signal> rhythm;           // enum
-  std::shared_ptr<model::Signal> text;             // str, text modality, ordinal axis
-  std::shared_ptr<model::Signal> flags;            // bool, ordinal
-  std::shared_ptr<model::Signal> counts;           // int16, loader-backed
+  std::shared_ptr<model::Signal> lead, lead2;  // float32, 500 Hz, kLeadSteps each
+  std::shared_ptr<model::Signal> hr_a, hr_b;   // nullable float64 on one irregular axis
+  std::shared_ptr<model::Signal> rhythm;       // enum
+  std::shared_ptr<model::Signal> text;         // str, text modality, ordinal axis
+  std::shared_ptr<model::Signal> flags;        // bool, ordinal
+  std::shared_ptr<model::Signal> counts;       // int16, loader-backed
   std::shared_ptr<model::Task> answer, classify, forecast;
-  std::string long_prompt, long_rationale;         // > 256 UTF-8 bytes each
+  std::string long_prompt, long_rationale;  // > 256 UTF-8 bytes each
 };
 
 // `records` ≥ 1 copies of the ECG record (IDs in order); the other records once.

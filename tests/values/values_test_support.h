@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "parquet/file_reader.h"
+#include "support/scratch_dir.h"
 #include "timef/model.h"
 #include "values/chunk_reader.h"
 #include "values/values_writer.h"
-#include "support/scratch_dir.h"
 
 namespace timef::values::testing {
 

@@ -78,8 +78,8 @@ TEST(WriterTest, LoaderThatThrowsHalfwayPublishesNothing) {
   int calls = 0;
   // The last signal in (spec_type, name, id) order throws, after shards of others were written.
   auto spec = model::Spec::Make({.spec_type = "zz_last", .name = "Last"});
-  auto bad = std::make_shared<model::Signal>("bad", spec, model::TimeAxis::Regular(1000),
-                                             int64_t{100});
+  auto bad =
+      std::make_shared<model::Signal>("bad", spec, model::TimeAxis::Regular(1000), int64_t{100});
   bad->SetLoader([&calls]() -> model::ValueArray {
     ++calls;
     throw std::runtime_error("sensor file vanished");
@@ -119,10 +119,11 @@ TEST(WriterTest, BadOptionsFailBeforeTheDiskIsTouched) {
 TEST(WriterTest, ValueShapedSpecIsRefusedOnParquet) {
   TempDir root;
   auto f = MakeFixture();
-  auto spec = model::Spec::Make({.spec_type = "acc", .name = "Acc", .value_shape = {3},
-                                 .dimension_names = {"axis"}});
-  f.notes->sources()[0]->AddSignal(std::make_shared<model::Signal>(
-      "acc", spec, model::TimeAxis::Regular(1000), model::ValueArray::Of<float>({1, 2, 3, 4, 5, 6})));
+  auto spec = model::Spec::Make(
+      {.spec_type = "acc", .name = "Acc", .value_shape = {3}, .dimension_names = {"axis"}});
+  f.notes->sources()[0]->AddSignal(
+      std::make_shared<model::Signal>("acc", spec, model::TimeAxis::Regular(1000),
+                                      model::ValueArray::Of<float>({1, 2, 3, 4, 5, 6})));
   EXPECT_THROW(WriteRelease(*f.dataset, FixtureCard(), root.path(), Fast()), ValidationError);
   EXPECT_TRUE(fs::is_empty(root.path()));
 }
@@ -140,7 +141,7 @@ TEST(WriterTest, TinyChunksSplitSeriesAndEachShardHoldsOneSpecType) {
   TempDir root;
   auto f = MakeFixture(2);
   WriteOptions options = Fast();
-  options.chunk_max_bytes = 4096;             // 1,024 float32 steps per chunk
+  options.chunk_max_bytes = 4096;              // 1,024 float32 steps per chunk
   options.row_group_target_bytes = 16 * 1024;  // 4 chunks per row group
   options.shard_target_bytes = 64 * 1024;
   const WriteResult result = WriteRelease(*f.dataset, FixtureCard(), root.path(), options);
@@ -150,7 +151,8 @@ TEST(WriterTest, TinyChunksSplitSeriesAndEachShardHoldsOneSpecType) {
   for (const auto& part : result.manifest.files.time_series) {
     auto file = parquet::FileReader::OpenFile(result.release_dir / part.path);
     std::set<std::string> kv;
-    for (const auto& entry : file.metadata().key_value_metadata.value_or(std::vector<parquet::KeyValue>{})) {
+    for (const auto& entry :
+         file.metadata().key_value_metadata.value_or(std::vector<parquet::KeyValue>{})) {
       if (entry.key == "timef.spec_type") kv.insert(entry.value.value_or(""));
     }
     EXPECT_EQ(kv.size(), 1u) << part.path;
