@@ -58,6 +58,8 @@ struct TaskQuery {
 // What a reader has touched since it was opened, to check laziness without timing.
 struct ReaderCounters {
   std::uint64_t catalog_opens = 0;
+  std::uint64_t catalog_requests = 0;  // requests that ran SQL on the catalog
+  std::uint64_t signals_indexed = 0;   // signals in the compact locator index
   std::uint64_t values_files_opened = 0;
   std::uint64_t chunks_read = 0;
   std::uint64_t data_pages_decoded = 0;
@@ -66,6 +68,43 @@ struct ReaderCounters {
 };
 
 class ReaderState;
+
+struct ReaderOptions {
+  // The compact locator index (GetSignalValues, GetSignals) loads every signal's locators in one
+  // query when the release has at most this many chunk rows (manifest counts.signal_chunks), about
+  // 24 bytes per chunk plus 48 per signal; above it, each request indexes only what it asks for.
+  std::int64_t index_all_chunks = 1'000'000;
+};
+
+// A signal's stored values found through the reader's compact locator index, without building its
+// record (FORMAT.md §11). Once the index holds the signal, reading costs no SQL: a hash lookup and
+// the decode of the pages that hold the values.
+class SignalValuesRef {
+ public:
+  std::int64_t id() const { return id_; }
+  std::int64_t record_id() const { return record_id_; }
+  const model::Spec& spec() const { return *spec_; }
+  const std::shared_ptr<const model::Spec>& spec_ptr() const { return spec_; }
+  // Timesteps (n_values of the signal row).
+  std::int64_t n_values() const { return n_values_; }
+  bool has_values() const { return values_ != nullptr; }
+  // Every value, decoded now (Error when the signal has no values).
+  std::shared_ptr<const model::ValueArray> Load() const;
+  // Timesteps [begin, end) with the same rules as model::Signal::ReadSteps: end is clamped to
+  // n_values, a negative or reversed window raises ValidationError, only intersecting chunks and
+  // pages are decoded.
+  model::ValueArray ReadSteps(std::int64_t begin, std::int64_t end) const;
+  // The lazy source, e.g. to attach to a model::Signal built elsewhere.
+  const std::shared_ptr<const model::SignalValues>& source() const { return values_; }
+
+ private:
+  friend class Reader;
+  std::int64_t id_ = 0;
+  std::int64_t record_id_ = 0;
+  std::int64_t n_values_ = 0;
+  std::shared_ptr<const model::Spec> spec_;
+  std::shared_ptr<const model::SignalValues> values_;
+};
 
 // Yields records (or tasks) in bounded batches; each batch is built on its own.
 template <class T>
@@ -87,7 +126,7 @@ class Reader {
   // FORMAT.md §11 Open: reads and validates the manifest (ManifestError; FileError when
   // missing), checks every own file exists with its recorded size (FileError naming it). Hashes
   // nothing, opens no catalog, reads no values.
-  static Reader Open(const std::filesystem::path& release_dir);
+  static Reader Open(const std::filesystem::path& release_dir, const ReaderOptions& options = {});
 
   Reader(Reader&&) noexcept;
   Reader& operator=(Reader&&) noexcept;
@@ -119,12 +158,21 @@ class Reader {
   std::shared_ptr<model::Signal> GetSignal(std::int64_t id, const LoadPlan& load = {});
   std::vector<std::shared_ptr<model::Signal>> GetSignals(std::span<const std::int64_t> ids,
                                                          const LoadPlan& load = {});
+  // Values by signal ID through the compact locator index, without building records. The first
+  // request indexes the whole release in one query when it has at most
+  // ReaderOptions::index_all_chunks chunk rows (else the requested signals that the index lacks,
+  // one query per request); later reads of indexed signals run no
+  // SQL. NotFoundError naming every unknown ID.
+  SignalValuesRef GetSignalValues(std::int64_t id);
+  std::vector<SignalValuesRef> GetSignalValues(std::span<const std::int64_t> ids);
+
   std::shared_ptr<model::Task> GetTask(std::int64_t id,
                                        std::optional<model::TaskType> type = std::nullopt,
                                        const LoadPlan& load = {});
   std::vector<std::shared_ptr<model::Task>> GetTasks(
       std::span<const std::int64_t> ids, std::optional<model::TaskType> type = std::nullopt,
       const LoadPlan& load = {});
+
 
   ReaderCounters counters() const;
   // Closes the catalog connection and the open values and payload files. Lazy handles and later

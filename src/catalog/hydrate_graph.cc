@@ -7,6 +7,7 @@
 #include "catalog/duckdb_result.h"
 #include "catalog/duckdb_statement.h"
 #include "catalog/hydrate_text.h"
+#include "catalog/spec_row.h"
 #include "timef/error.h"
 #include "timef/json.h"
 
@@ -32,14 +33,12 @@ Json ParseCell(std::string_view text, std::string_view column) {
 }
 
 [[noreturn]] void BadEnum(std::string_view column, std::string_view value) {
-  throw FormatError({.object = "catalog", .where = std::string(column)},
-                    "unknown value '" + std::string(value) + "'");
+  UnknownCellValue(column, value);
 }
 
 template <class T>
 T Parsed(std::optional<T> parsed, std::string_view column, std::string_view value) {
-  if (!parsed) BadEnum(column, value);
-  return *parsed;
+  return ParsedCell(std::move(parsed), column, value);
 }
 
 // The (start, end) of a stored span kind as a ScopedSpan without signals.
@@ -212,31 +211,20 @@ void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys) {
   }
   {
     Result r = Run(
-        "SELECT s.signal_key, s.signal_id, s.source_key, s.name, s.axis_key, s.spec_type, "
-        "s.spec_name, s.unit, s.dtype, s.categories, s.value_shape, s.dimension_names, s.nullable, "
-        "s.n_values, s.metadata, s.modality, s.source_id, a.axis_type, a.period_numerator_us, "
-        "a.period_denominator, a.start_index, a.offset_us, a.first_us, a.last_us, "
-        "a.offsets_payload_source, a.offsets_path, a.offsets_row, a.offsets_n_values, "
-        "a.offsets_digest, i.parent_alias, i.parent_signal_id FROM signals s "
-        "JOIN sources so ON so.source_key = s.source_key JOIN {keys} q ON so.record_key = q.k "
-        "JOIN axes a ON a.axis_key = s.axis_key "
-        "LEFT JOIN imported_signals i ON i.signal_id = s.signal_id ORDER BY s.signal_id",
+        "SELECT s.signal_key, s.signal_id, s.source_key, s.name, s.axis_key, " +
+            std::string(kSpecColumns) +
+            ", s.n_values, s.metadata, s.source_id, a.axis_type, a.period_numerator_us, "
+            "a.period_denominator, a.start_index, a.offset_us, a.first_us, a.last_us, "
+            "a.offsets_payload_source, a.offsets_path, a.offsets_row, a.offsets_n_values, "
+            "a.offsets_digest, i.parent_alias, i.parent_signal_id FROM signals s "
+            "JOIN sources so ON so.source_key = s.source_key JOIN {keys} q ON so.record_key = q.k "
+            "JOIN axes a ON a.axis_key = s.axis_key "
+            "LEFT JOIN imported_signals i ON i.signal_id = s.signal_id ORDER BY s.signal_id",
         keys, "signals");
     while (std::optional<Chunk> chunk = r.Next()) {
       const Chunk& c = *chunk;
       for (idx_t row = 0; row < c.size(); ++row) {
-        model::Spec spec;
-        spec.spec_type = c.Varchar(5).Get(row);
-        spec.name = c.Varchar(6).Get(row);
-        if (auto unit = c.Varchar(7).Optional(row)) spec.unit = std::string(*unit);
-        std::string_view dtype = c.Varchar(8).Get(row);
-        spec.dtype = Parsed(model::ParseDType(dtype), "signals.dtype", dtype);
-        spec.categories = c.VarcharList(9).Get(row);
-        spec.value_shape = c.Int64List(10).Get(row);
-        spec.dimension_names = c.VarcharList(11).Get(row);
-        spec.nullable = c.Bool(12).Get(row);
-        std::string_view modality = c.Varchar(15).Get(row);
-        spec.modality = Parsed(model::ParseModality(modality), "signals.modality", modality);
+        model::Spec spec = SpecAt(c, row, 5);
         std::shared_ptr<const model::Spec>& cached = specs_[spec.spec_type];
         if (!cached || !(*cached == spec)) cached = model::Spec::Make(std::move(spec));
 
@@ -273,9 +261,9 @@ void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys) {
           }
         }
         auto signal = std::make_shared<model::Signal>(std::string(c.Varchar(3).Get(row)), cached,
-                                                      axis, c.Int64(13).Get(row));
+                                                      axis, c.Int64(14).Get(row));
         signal->set_id(c.Int64(1).Get(row));
-        signal->set_metadata(ParseCell(c.Varchar(14).Get(row), "signals.metadata"));
+        signal->set_metadata(ParseCell(c.Varchar(15).Get(row), "signals.metadata"));
         if (auto label = c.Varchar(16).Optional(row)) signal->set_source_id(std::string(*label));
         if (auto alias = c.Varchar(29).Optional(row)) {
           signal->set_import_marker(model::ImportMarker{std::string(*alias), c.Int64(30).Get(row)});

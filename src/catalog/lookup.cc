@@ -7,10 +7,8 @@
 #include "timef/error.h"
 
 namespace timef::catalog {
-namespace {
 
-// "7, 9, 12" (at most 20, then "… (N in all)").
-std::string ListIds(const std::vector<int64_t>& ids) {
+std::string ListIds(std::span<const int64_t> ids) {
   std::string out;
   for (size_t i = 0; i < ids.size() && i < 20; ++i) {
     if (i) out += ", ";
@@ -19,6 +17,8 @@ std::string ListIds(const std::vector<int64_t>& ids) {
   if (ids.size() > 20) out += ", … (" + std::to_string(ids.size()) + " in all)";
   return out;
 }
+
+namespace {
 
 // Runs `sql` with $1 = ids and returns, per input position, column 1 (NULL → nullopt).
 std::vector<std::optional<int64_t>> ByPosition(Connection& connection, std::string_view sql,
@@ -65,30 +65,6 @@ void CheckRecordIds(Connection& connection, std::span<const int64_t> ids) {
     throw NotFoundError({.object = "records", .where = "record_id"},
                         "no record with ID " + ListIds(missing));
   }
-}
-
-std::vector<int64_t> RecordIdsOfSignals(Connection& connection,
-                                        std::span<const int64_t> signal_ids) {
-  const auto found = ByPosition(connection,
-                                std::string(kPositions) +
-                                    "SELECT q.i, r.record_id FROM q LEFT JOIN signal_refs s "
-                                    "ON s.signal_id = q.id LEFT JOIN records r "
-                                    "ON r.record_key = s.record_key ORDER BY q.i",
-                                signal_ids, "signals");
-  std::vector<int64_t> missing;
-  std::vector<int64_t> out;
-  for (size_t i = 0; i < signal_ids.size(); ++i) {
-    if (!found[i]) {
-      missing.push_back(signal_ids[i]);
-    } else {
-      out.push_back(*found[i]);
-    }
-  }
-  if (!missing.empty()) {
-    throw NotFoundError({.object = "signals", .where = "signal_id"},
-                        "no signal with ID " + ListIds(missing));
-  }
-  return out;
 }
 
 void CheckTaskIds(Connection& connection, std::span<const int64_t> ids,

@@ -34,7 +34,7 @@ std::int64_t SizeOrThrow(const fs::path& file) {
 
 }  // namespace
 
-Reader Reader::Open(const fs::path& release_dir) {
+Reader Reader::Open(const fs::path& release_dir, const ReaderOptions& options) {
   manifest::Manifest m = manifest::ReadManifest(release_dir / manifest::kManifestFileName);
   if (!m.payload_sources.empty()) {
     throw FormatError(
@@ -50,7 +50,7 @@ Reader Reader::Open(const fs::path& release_dir) {
                                                            std::to_string(size));
     }
   }
-  return Reader(std::make_shared<ReaderState>(release_dir, std::move(m)));
+  return Reader(std::make_shared<ReaderState>(release_dir, std::move(m), options));
 }
 
 void Reader::Verify() const {

@@ -159,10 +159,12 @@ std::shared_ptr<model::Record> Reader::GetRecord(std::int64_t id, const LoadPlan
 std::vector<std::shared_ptr<model::Signal>> Reader::GetSignals(std::span<const std::int64_t> ids,
                                                                const LoadPlan& load) {
   CheckIds(ids, "signal");
+  // The locator index knows each signal's record (and says which IDs are unknown) without SQL
+  // once it holds them.
   std::vector<std::int64_t> record_ids;
-  {
-    catalog::CatalogLease lease = state_->Lease();
-    record_ids = catalog::RecordIdsOfSignals(lease.connection(), ids);
+  record_ids.reserve(ids.size());
+  for (const SignalIndex::Entry* entry : state_->IndexedSignals(ids)) {
+    record_ids.push_back(entry->record_id);
   }
   const auto records = GetRecords(record_ids, load);
   std::unordered_map<std::int64_t, std::shared_ptr<model::Signal>> by_id;

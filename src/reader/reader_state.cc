@@ -1,5 +1,6 @@
 #include "reader/reader_state.h"
 
+#include "catalog/lookup.h"
 #include "reader/lazy_handles.h"
 #include "timef/error.h"
 
@@ -18,8 +19,8 @@ catalog::CatalogIdentity IdentityOf(const manifest::Manifest& m) {
 
 }  // namespace
 
-ReaderState::ReaderState(fs::path release_dir, manifest::Manifest manifest)
-    : release_dir_(std::move(release_dir)), manifest_(std::move(manifest)) {
+ReaderState::ReaderState(fs::path release_dir, manifest::Manifest manifest, ReaderOptions options)
+    : release_dir_(std::move(release_dir)), manifest_(std::move(manifest)), options_(options) {
   for (const auto& part : manifest_.files.time_series) own_values_.insert(part.path);
   for (const auto& part : manifest_.files.payloads) own_payloads_[part.path] = part.checksum;
 }
@@ -30,6 +31,7 @@ catalog::CatalogLease ReaderState::Lease() {
                                                         IdentityOf(manifest_));
   }
   if (!catalog_->is_open()) ++catalog_opens_;
+  ++catalog_requests_;
   return catalog_->Lease();
 }
 
@@ -111,11 +113,48 @@ ReaderCounters ReaderState::counters() const {
   const values::ChunkReaderStats v = chunks_.stats();
   const payload::PayloadReaderStats p = payloads_.stats();
   return ReaderCounters{.catalog_opens = catalog_opens_,
+                        .catalog_requests = catalog_requests_,
+                        .signals_indexed = signal_index_.size(),
                         .values_files_opened = v.files_opened,
                         .chunks_read = v.chunks_read,
                         .data_pages_decoded = v.pages.data_pages_decoded,
                         .payload_files_opened = p.files_opened,
                         .payload_values_read = p.values_read};
+}
+
+std::vector<const SignalIndex::Entry*> ReaderState::IndexedSignals(
+    std::span<const std::int64_t> ids) {
+  std::vector<std::int64_t> missing;
+  if (!signal_index_.complete()) {
+    for (std::int64_t id : ids) {
+      if (!signal_index_.Find(id)) missing.push_back(id);
+    }
+  }
+  if (!missing.empty()) {
+    const SignalIndex::Resolve resolve = [this](const catalog::ChunkLocator& l) {
+      return ResolveOwn(l.payload_source, l.value_path, true, "signal_chunks.value_path");
+    };
+    auto add = [&](catalog::SignalLocatorRow&& row) { signal_index_.Add(std::move(row), resolve); };
+    catalog::CatalogLease lease = Lease();
+    if (manifest_.counts.signal_chunks <= options_.index_all_chunks) {
+      catalog::ForEachSignalLocator(lease.connection(), std::nullopt, add);
+      signal_index_.set_complete();
+    } else {
+      catalog::ForEachSignalLocator(lease.connection(), missing, add);
+    }
+  }
+  std::vector<const SignalIndex::Entry*> out;
+  out.reserve(ids.size());
+  std::vector<std::int64_t> unknown;
+  for (std::int64_t id : ids) {
+    out.push_back(signal_index_.Find(id));
+    if (!out.back()) unknown.push_back(id);
+  }
+  if (!unknown.empty()) {
+    throw NotFoundError({.object = "signals", .where = "signal_id"},
+                        "no signal with ID " + catalog::ListIds(unknown));
+  }
+  return out;
 }
 
 void ReaderState::Close() {

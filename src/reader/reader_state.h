@@ -17,6 +17,7 @@
 #include "catalog/catalog_reader.h"
 #include "catalog/hydrate.h"
 #include "payload/payload_reader.h"
+#include "reader/signal_index.h"
 #include "timef/manifest.h"
 #include "timef/reader.h"
 #include "values/chunk_reader.h"
@@ -25,7 +26,8 @@ namespace timef {
 
 class ReaderState : public std::enable_shared_from_this<ReaderState> {
  public:
-  ReaderState(std::filesystem::path release_dir, manifest::Manifest manifest);
+  ReaderState(std::filesystem::path release_dir, manifest::Manifest manifest,
+              ReaderOptions options);
 
   const std::filesystem::path& release_dir() const { return release_dir_; }
   const manifest::Manifest& manifest() const { return manifest_; }
@@ -48,6 +50,12 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   // readers.
   const std::string& PayloadChecksum(const std::string& path) const;
 
+  // Index entries of `ids` in their order, indexing what the index lacks first (the whole
+  // release in one query when it has at most options.index_all_chunks chunk rows). NotFoundError
+  // naming every unknown ID.
+  std::vector<const SignalIndex::Entry*> IndexedSignals(std::span<const std::int64_t> ids);
+  const SignalIndex& signal_index() const { return signal_index_; }
+
   ReaderCounters counters() const;
   void Close();
 
@@ -67,6 +75,7 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
 
   std::filesystem::path release_dir_;
   manifest::Manifest manifest_;
+  ReaderOptions options_;
   std::set<std::string> own_values_;
   std::map<std::string, std::string> own_payloads_;  // path → checksum
   std::unique_ptr<catalog::CatalogReader> catalog_;
@@ -77,6 +86,9 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   std::unordered_map<std::string, std::list<CachedText>::iterator> text_index_;
   std::int64_t text_cache_bytes_ = 0;
   std::uint64_t catalog_opens_ = 0;
+  std::uint64_t catalog_requests_ = 0;
+  // Kept until the reader is destroyed: Close() drops open files, not what was resolved.
+  SignalIndex signal_index_;
 };
 
 }  // namespace timef

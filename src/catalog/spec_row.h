@@ -1,0 +1,35 @@
+// A signal's Spec from the spec columns of a `signals` row, shared by object hydration and the
+// reader's locator index so both build the same Spec from the same cells.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "catalog/duckdb_result.h"
+#include "timef/model.h"
+
+namespace timef::catalog {
+
+// The SELECT list (prefix `s.`) that SpecAt() reads, in this order.
+inline constexpr std::string_view kSpecColumns =
+    "s.spec_type, s.spec_name, s.unit, s.dtype, s.categories, s.value_shape, s.dimension_names, "
+    "s.nullable, s.modality";
+inline constexpr int kSpecColumnCount = 9;
+
+// Reads the kSpecColumns that start at column `first` of `chunk`. FormatError for an unknown
+// dtype or modality.
+model::Spec SpecAt(const Chunk& chunk, idx_t row, idx_t first);
+
+// `parsed`, or FormatError naming `column` and the stored `value`.
+template <class T>
+T ParsedCell(std::optional<T> parsed, std::string_view column, std::string_view value);
+
+[[noreturn]] void UnknownCellValue(std::string_view column, std::string_view value);
+
+template <class T>
+T ParsedCell(std::optional<T> parsed, std::string_view column, std::string_view value) {
+  if (!parsed) UnknownCellValue(column, value);
+  return *parsed;
+}
+
+}  // namespace timef::catalog

@@ -1,0 +1,79 @@
+#include "reader/signal_index.h"
+
+#include <limits>
+
+
+#include "timef/error.h"
+
+namespace timef {
+
+std::uint32_t SignalIndex::FileIndex(const catalog::ChunkLocator& locator, const Resolve& resolve) {
+  // Files of other releases are refused by `resolve`, so the value path alone is the key.
+  auto it = file_index_.find(locator.value_path);
+  if (it != file_index_.end()) return it->second;
+  File file{resolve(locator), locator.value_path};
+  const auto index = static_cast<std::uint32_t>(files_.size());
+  files_.push_back(std::move(file));
+  file_index_.emplace(locator.value_path, index);
+  return index;
+}
+
+std::uint32_t SignalIndex::SpecIndex(std::shared_ptr<const model::Spec> spec) {
+  for (std::size_t i = 0; i < specs_.size(); ++i) {
+    if (specs_[i] == spec || *specs_[i] == *spec) return static_cast<std::uint32_t>(i);
+  }
+  specs_.push_back(std::move(spec));
+  return static_cast<std::uint32_t>(specs_.size() - 1);
+}
+
+void SignalIndex::Add(catalog::SignalLocatorRow&& row, const Resolve& resolve) {
+  Entry entry;
+  entry.record_id = row.record_id;
+  entry.n_values = row.n_values;
+  entry.spec = SpecIndex(std::move(row.spec));
+  entry.first_chunk = chunks_.size();
+  entry.n_chunks = static_cast<std::uint32_t>(row.chunks.size());
+  for (const catalog::ChunkLocator& locator : row.chunks) {
+    if (!locator.minor) {
+      throw FormatError(
+          {.object = "signal_chunks", .where = "chunk_minor_index"},
+          "a parquet locator of signal " + std::to_string(row.signal_id) + " has no row index");
+    }
+    constexpr std::int64_t kMax = std::numeric_limits<std::uint32_t>::max();
+    if (locator.major < 0 || locator.major > kMax || *locator.minor < 0 || *locator.minor > kMax) {
+      throw FormatError({.object = "signal_chunks", .where = "chunk_major_index"},
+                        "signal " + std::to_string(row.signal_id) + ": row group " +
+                            std::to_string(locator.major) + ", row " +
+                            std::to_string(*locator.minor) + " is outside 0..2^32-1");
+    }
+    chunks_.push_back(CompactChunk{FileIndex(locator, resolve),
+                                   static_cast<std::uint32_t>(locator.major),
+                                   static_cast<std::uint32_t>(*locator.minor), locator.n_values});
+  }
+  entries_[row.signal_id] = entry;
+}
+
+const SignalIndex::Entry* SignalIndex::Find(std::int64_t signal_id) const {
+  auto it = entries_.find(signal_id);
+  return it == entries_.end() ? nullptr : &it->second;
+}
+
+std::vector<values::ChunkRef> SignalIndex::ChunkRefs(const Entry& entry) const {
+  std::vector<values::ChunkRef> out;
+  out.reserve(entry.n_chunks);
+  for (std::uint64_t i = entry.first_chunk; i < entry.first_chunk + entry.n_chunks; ++i) {
+    const CompactChunk& c = chunks_[i];
+    const File& file = files_[c.file];
+    out.push_back(values::ChunkRef{file.path, file.value_path, c.row_group, c.row, c.n_values});
+  }
+  return out;
+}
+
+std::size_t SignalIndex::bytes() const {
+  // unordered_map: a node (key, entry, next pointer, cached hash) plus a bucket pointer each.
+  const std::size_t per_entry = sizeof(std::int64_t) + sizeof(Entry) + 2 * sizeof(void*) + 8;
+  return entries_.size() * per_entry + chunks_.capacity() * sizeof(CompactChunk) +
+         files_.size() * (sizeof(File) + 64);
+}
+
+}  // namespace timef

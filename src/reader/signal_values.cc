@@ -1,0 +1,66 @@
+// Values by signal ID through the reader's compact locator index: no record is built, and once
+// the index holds a signal its reads run no SQL.
+#include <algorithm>
+#include <string>
+
+#include "reader/lazy_handles.h"
+#include "reader/reader_state.h"
+#include "timef/error.h"
+#include "timef/reader.h"
+
+namespace timef {
+namespace {
+
+std::string Describe(std::int64_t id) { return "signal " + std::to_string(id); }
+
+}  // namespace
+
+std::shared_ptr<const model::ValueArray> SignalValuesRef::Load() const {
+  if (!values_)
+    throw Error({.object = Describe(id_), .where = "values"}, "the signal has no values");
+  return values_->Load();
+}
+
+model::ValueArray SignalValuesRef::ReadSteps(std::int64_t begin, std::int64_t end) const {
+  if (begin < 0 || begin > end) {
+    throw ValidationError({.object = Describe(id_), .where = "steps"},
+                          "a window needs 0 ≤ begin ≤ end, got [" + std::to_string(begin) + ", " +
+                              std::to_string(end) + ")");
+  }
+  if (!values_)
+    throw Error({.object = Describe(id_), .where = "values"}, "the signal has no values");
+  end = std::min(end, n_values_);
+  begin = std::min(begin, end);
+  return values_->ReadSteps(begin, end, spec_->StepWidth());
+}
+
+std::vector<SignalValuesRef> Reader::GetSignalValues(std::span<const std::int64_t> ids) {
+  for (std::int64_t id : ids) {
+    if (id <= 0) {
+      throw ValidationError({.object = "signal", .where = "id"},
+                            "IDs are positive int64, got " + std::to_string(id));
+    }
+  }
+  const std::vector<const SignalIndex::Entry*> entries = state_->IndexedSignals(ids);
+  const SignalIndex& index = state_->signal_index();
+  std::vector<SignalValuesRef> out(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const SignalIndex::Entry& entry = *entries[i];
+    SignalValuesRef& ref = out[i];
+    ref.id_ = ids[i];
+    ref.record_id_ = entry.record_id;
+    ref.n_values_ = entry.n_values;
+    ref.spec_ = index.spec(entry);
+    if (entry.n_chunks > 0) {
+      ref.values_ =
+          std::make_shared<const LazySignalValues>(state_, ref.spec_, index.ChunkRefs(entry));
+    }
+  }
+  return out;
+}
+
+SignalValuesRef Reader::GetSignalValues(std::int64_t id) {
+  return std::move(GetSignalValues(std::span<const std::int64_t>(&id, 1)).front());
+}
+
+}  // namespace timef

@@ -1,0 +1,144 @@
+// Values by signal ID through the reader's compact locator index (FORMAT.md §11): no record is
+// built, and once the index holds a signal its reads run no SQL (counted, not timed).
+#include <gtest/gtest.h>
+
+#include "release_fixture.h"
+#include "timef/error.h"
+#include "timef/reader.h"
+#include "timef/writer.h"
+
+namespace timef {
+namespace {
+using testing::FixtureCard;
+using testing::MakeFixture;
+using testing::TempDir;
+
+struct Written {
+  TempDir root;
+  testing::Fixture fixture;
+  WriteResult result;
+};
+
+std::unique_ptr<Written> Write(WriteOptions options = {}, int ecg_records = 2) {
+  auto w = std::make_unique<Written>();
+  w->fixture = MakeFixture(ecg_records);
+  options.compression_level = 3;
+  w->result = WriteRelease(*w->fixture.dataset, FixtureCard(), w->root.path(), options);
+  return w;
+}
+
+// Every signal of the written dataset with the ID of its record.
+std::vector<std::pair<std::shared_ptr<model::Signal>, int64_t>> AllSignals(const Written& w) {
+  std::vector<std::pair<std::shared_ptr<model::Signal>, int64_t>> out;
+  for (const auto& record : w.fixture.dataset->records()) {
+    for (auto& signal : record->Signals()) out.emplace_back(signal, *record->id());
+  }
+  return out;
+}
+
+TEST(SignalValuesTest, EverySignalReadsBackExactlyWithItsRecordAndSpec) {
+  auto w = Write();
+  Reader reader = Reader::Open(w->result.release_dir);
+  const auto signals = AllSignals(*w);
+  ASSERT_GE(signals.size(), 8u);
+  std::vector<int64_t> ids;
+  for (const auto& [signal, record_id] : signals) ids.push_back(*signal->id());
+  const std::vector<SignalValuesRef> refs = reader.GetSignalValues(ids);
+  ASSERT_EQ(refs.size(), signals.size());
+  for (size_t i = 0; i < refs.size(); ++i) {
+    const auto& [signal, record_id] = signals[i];
+    SCOPED_TRACE(signal->Describe());
+    EXPECT_EQ(refs[i].id(), *signal->id());
+    EXPECT_EQ(refs[i].record_id(), record_id);
+    EXPECT_EQ(refs[i].n_values(), signal->n_values());
+    EXPECT_EQ(refs[i].spec(), *signal->spec());
+    ASSERT_TRUE(refs[i].has_values());
+    // ValueArray equality compares floats bit by bit (NaN payloads, -0.0) and validity.
+    EXPECT_EQ(*refs[i].Load(), *signal->LoadValues());
+  }
+}
+
+TEST(SignalValuesTest, AfterTheFirstLookupReadsRunNoSqlAndTouchOnlyTheirShard) {
+  WriteOptions options;
+  options.chunk_max_bytes = 4096;  // 1,024 float32 steps per chunk
+  options.row_group_target_bytes = 16 * 1024;
+  options.shard_target_bytes = 32 * 1024;
+  options.data_page_target_bytes = 1024;
+  auto w = Write(options);
+  Reader reader = Reader::Open(w->result.release_dir);
+  const int64_t lead = *w->fixture.lead2->id();
+  const SignalValuesRef ref = reader.GetSignalValues(lead);
+  ReaderCounters c = reader.counters();
+  EXPECT_EQ(c.catalog_requests, 1u);
+  EXPECT_EQ(c.values_files_opened, 0u);
+  // The first request indexed the whole (small) release.
+  EXPECT_EQ(c.signals_indexed, AllSignals(*w).size());
+
+  const model::ValueArray window = ref.ReadSteps(2'050, 2'060);  // inside chunk 2
+  c = reader.counters();
+  EXPECT_EQ(c.values_files_opened, 1u);
+  EXPECT_EQ(c.chunks_read, 1u);
+  EXPECT_EQ(window, w->fixture.lead2->LoadValues()->SliceSteps(2'050, 2'060, 1));
+
+  // Other signals, one by one and batched: still no SQL.
+  for (const auto& [signal, record_id] : AllSignals(*w)) {
+    EXPECT_EQ(*reader.GetSignalValues(*signal->id()).Load(), *signal->LoadValues());
+  }
+  EXPECT_EQ(reader.counters().catalog_requests, 1u);
+  // GetSignals builds records, so it runs SQL for them, but not for the signal → record lookup.
+  reader.GetSignals(std::vector<int64_t>{lead, *w->fixture.hr_a->id()});
+  EXPECT_EQ(reader.counters().catalog_requests, 2u);
+  // The index survives Close(); reads reopen the shard.
+  reader.Close();
+  EXPECT_EQ(*reader.GetSignalValues(lead).Load(), *w->fixture.lead2->LoadValues());
+  EXPECT_EQ(reader.counters().catalog_requests, 2u);
+}
+
+TEST(SignalValuesTest, PartialIndexQueriesOnlyWhatItLacks) {
+  auto w = Write();
+  // A threshold below the release's chunk count: each request indexes the signals it names.
+  Reader reader = Reader::Open(w->result.release_dir, ReaderOptions{.index_all_chunks = 1});
+  const int64_t a = *w->fixture.lead->id(), b = *w->fixture.rhythm->id();
+  EXPECT_EQ(*reader.GetSignalValues(a).Load(), *w->fixture.lead->LoadValues());
+  EXPECT_EQ(reader.counters().signals_indexed, 1u);
+  EXPECT_EQ(reader.counters().catalog_requests, 1u);
+  reader.GetSignalValues(a);
+  EXPECT_EQ(reader.counters().catalog_requests, 1u);
+  const auto both = reader.GetSignalValues(std::vector<int64_t>{b, a, b});
+  EXPECT_EQ(reader.counters().catalog_requests, 2u);
+  EXPECT_EQ(reader.counters().signals_indexed, 2u);
+  EXPECT_EQ(*both[0].Load(), *w->fixture.rhythm->LoadValues());
+  EXPECT_EQ(both[1].id(), a);
+  // An unknown ID in partial mode costs a query and is named.
+  try {
+    reader.GetSignalValues(std::vector<int64_t>{a, 9'001, 9'002});
+    FAIL();
+  } catch (const NotFoundError& e) {
+    EXPECT_NE(std::string(e.what()).find("9001, 9002"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SignalValuesTest, BadIdsAndWindowsAreRefusedLikeSignalReads) {
+  auto w = Write();
+  Reader reader = Reader::Open(w->result.release_dir);
+  EXPECT_THROW(reader.GetSignalValues(0), ValidationError);
+  try {
+    reader.GetSignalValues(std::vector<int64_t>{*w->fixture.lead->id(), 777, 778});
+    FAIL();
+  } catch (const NotFoundError& e) {
+    EXPECT_NE(std::string(e.what()).find("777, 778"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(reader.GetSignal(777), NotFoundError);
+  const SignalValuesRef lead = reader.GetSignalValues(*w->fixture.lead->id());
+  const model::ValueArray empty = lead.ReadSteps(5, 5);
+  EXPECT_EQ(empty.size(), 0);
+  EXPECT_EQ(empty.dtype(), model::DType::kFloat32);
+  EXPECT_EQ(lead.ReadSteps(testing::kLeadSteps - 3, testing::kLeadSteps + 100).size(), 3);
+  EXPECT_THROW(lead.ReadSteps(10, 5), ValidationError);
+  EXPECT_THROW(lead.ReadSteps(-1, 5), ValidationError);
+  const SignalValuesRef text = reader.GetSignalValues(*w->fixture.text->id());
+  EXPECT_EQ(text.ReadSteps(2, 4).values<std::string>()[1], "x\ny");
+}
+
+}  // namespace
+}  // namespace timef
