@@ -170,13 +170,19 @@ struct Workload {
 std::vector<Workload> WorkloadsFor(CorpusKind kind) {
   const Workload open{"open", "ms", false, OpenWorkload};
   const Workload scan{"scan", "MB/s", true, ScanWorkload};
-  const Workload random{"random_series", "µs", false, [](const SuiteOptions& o, CorpusKind k) {
-                          return RandomSeriesWorkload(o, k, false);
-                        }};
-  const Workload random_handle{
-      "random_series_handle", "µs", false,
-      [](const SuiteOptions& o, CorpusKind k) { return RandomSeriesWorkload(o, k, true); }};
-  const Workload batched{"batched_random", "ms/batch", false, BatchedRandomWorkload};
+  auto series = [](SeriesPath path) {
+    return [path](const SuiteOptions& o, CorpusKind k) { return RandomSeriesWorkload(o, k, path); };
+  };
+  auto batch = [](SeriesPath path) {
+    return
+        [path](const SuiteOptions& o, CorpusKind k) { return BatchedRandomWorkload(o, k, path); };
+  };
+  const Workload random{"random_series", "µs", false, series(SeriesPath::kIndex)};
+  const Workload random_object{"random_series_object", "µs", false, series(SeriesPath::kObject)};
+  const Workload random_handle{"random_series_handle", "µs", false, series(SeriesPath::kHandle)};
+  const Workload batched{"batched_random", "ms/batch", false, batch(SeriesPath::kIndex)};
+  const Workload batched_object{"batched_random_object", "ms/batch", false,
+                                batch(SeriesPath::kObject)};
   const Workload window{"window", "ms/window", false, WindowWorkload};
   const Workload verify{"verify", "s", false, VerifyWorkload};
   const Workload tasks{"task_hydration", "s", false, [](const SuiteOptions& o, CorpusKind k) {
@@ -188,7 +194,8 @@ std::vector<Workload> WorkloadsFor(CorpusKind kind) {
   switch (kind) {
     case CorpusKind::kEcg:
     case CorpusKind::kTsqa:
-      return {open, scan, random, random_handle, batched, window, verify};
+      return {open,    scan,           random, random_object, random_handle,
+              batched, batched_object, window, verify};
     case CorpusKind::kLong:
       // A few 50M-sample series: single-series reads would just be scans; windows matter.
       return {open, scan, window, verify};

@@ -24,8 +24,8 @@ struct SuiteOptions {
   int write_repeats = 3;  // timed writes (each into a fresh directory)
   int duckdb_threads = 1;
   int random_reads = 1'000;
-  // Passes over the random IDs for the by-ID variant (GetSignal per read hydrates the whole
-  // record through the catalog, so one pass of 1,000 reads already takes minutes).
+  // Passes over the random IDs for the object variant (GetSignal per read hydrates the whole
+  // record through the catalog, so one pass of 1,000 reads already takes a while).
   int random_by_id_passes = 1;
   int batches = 16;
   int batch_size = 64;
@@ -57,10 +57,14 @@ Json MeasureSizes(const SuiteOptions& options, CorpusKind kind);
 // ---- reads (workloads_read.cc) ----
 Json OpenWorkload(const SuiteOptions& options, CorpusKind kind);
 Json ScanWorkload(const SuiteOptions& options, CorpusKind kind);
-// `handles`: false = GetSignal(id) + LoadValues per read (by ID, like the DuckDB lookup);
-// true = LoadValues on signals hydrated beforehand (like the raw store's in-memory offsets).
-Json RandomSeriesWorkload(const SuiteOptions& options, CorpusKind kind, bool handles);
-Json BatchedRandomWorkload(const SuiteOptions& options, CorpusKind kind);
+enum class SeriesPath {
+  kIndex,   // Reader::GetSignalValues(id).Load(): the compact locator index, no record built
+  kObject,  // Reader::GetSignal(id)->LoadValues(): hydrates the signal's whole record first
+  kHandle,  // LoadValues() on signals hydrated before timing
+};
+Json RandomSeriesWorkload(const SuiteOptions& options, CorpusKind kind, SeriesPath path);
+// kIndex: GetSignalValues(64 IDs); kObject: GetSignals(64 IDs) (records built).
+Json BatchedRandomWorkload(const SuiteOptions& options, CorpusKind kind, SeriesPath path);
 Json WindowWorkload(const SuiteOptions& options, CorpusKind kind);
 Json VerifyWorkload(const SuiteOptions& options, CorpusKind kind);
 
