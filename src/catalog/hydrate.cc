@@ -158,7 +158,8 @@ void CatalogHydrator::ForEachTaskBatch(
   std::unique_ptr<HydrateGraph> graph;
   while (true) {
     // Tasks are built per batch (a batch's from_tasks closure is rebuilt with it); records stay.
-    if (graph && graph->record_count() <= options_.task_record_cache) {
+    if (graph && !graph->built_unreached_records() &&
+        graph->record_count() <= options_.task_record_cache) {
       graph->ForgetTasks();
     } else {
       graph = std::make_unique<HydrateGraph>(connection_, options_);

@@ -45,6 +45,10 @@ struct HydrateOptions {
   std::function<std::shared_ptr<const model::SignalValues>(const model::Signal&,
                                                            std::vector<ChunkLocator>)>
       values;
+  // The hooks for what a task read builds only because a requested task derives from it: the
+  // from_tasks parents, their annotations and the records only they reference (FORMAT.md §11:
+  // a read's load plan does not reach them). Null = the hooks above.
+  std::shared_ptr<const HydrateOptions> unreached;
   int64_t record_batch = 1000;
   int64_t task_batch = 5000;
   // ForEachTaskBatch keeps the records (with their sources, signals and annotations) it built for

@@ -87,7 +87,7 @@ std::string OccurrenceSelect(std::string_view second) {
 }  // namespace
 
 HydrateGraph::HydrateGraph(Connection& connection, const HydrateOptions& options)
-    : connection_(connection), options_(options) {
+    : connection_(connection), options_(&options) {
   Result result = connection_.Query("SELECT dataset_key, dataset_id, dataset_version FROM datasets",
                                     "datasets");
   std::optional<Chunk> chunk = result.Next();
@@ -252,8 +252,8 @@ void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys) {
               locator.first_us = c.Int64(22).Get(row);
               locator.last_us = c.Int64(23).Get(row);
               std::shared_ptr<const model::TimeOffsets> offsets =
-                  options_.offsets ? options_.offsets(locator)
-                                   : std::make_shared<UnreadableOffsets>(locator.path);
+                  options_->offsets ? options_->offsets(locator)
+                                    : std::make_shared<UnreadableOffsets>(locator.path);
               axis = model::TimeAxis::IrregularLazy(locator.n_values, c.Int64(22).Get(row),
                                                     c.Int64(23).Get(row), std::move(offsets));
               break;
@@ -293,7 +293,7 @@ std::shared_ptr<const model::AnnotationContent> HydrateGraph::Content(const Chun
       case model::ValueKind::kMarker:
         BadEnum("annotation_contents.value_kind", *kind_text);
       case model::ValueKind::kText:
-        if (auto packed = PackedTextAt(c, row, first + 4, first + 13, options_,
+        if (auto packed = PackedTextAt(c, row, first + 4, first + 13, *options_,
                                        {"annotation_contents", "text_value_text_key"})) {
           value = model::AnnotationValue::OfText(std::move(*packed));
         } else {
@@ -310,7 +310,7 @@ std::shared_ptr<const model::AnnotationContent> HydrateGraph::Content(const Chun
         value = model::AnnotationValue::OfBoolean(c.Bool(first + 7).Get(row));
         break;
       case model::ValueKind::kTextList:
-        if (auto packed = PackedTextListAt(c, row, first + 9, first + 13, options_,
+        if (auto packed = PackedTextListAt(c, row, first + 9, first + 13, *options_,
                                            {"annotation_contents", "text_list_value_text_key"})) {
           value = model::AnnotationValue::OfTextList(std::move(*packed));
         } else {

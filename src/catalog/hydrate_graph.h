@@ -29,6 +29,9 @@ class HydrateGraph {
   // annotations: the next LoadTasks builds its tasks afresh and reuses the records.
   void ForgetTasks();
   int64_t record_count() const { return static_cast<int64_t>(records_.size()); }
+  // True once a LoadTasks built records with the `unreached` hooks (only from_tasks parents
+  // reference them): such records must not be reused for a later batch's requested tasks.
+  bool built_unreached_records() const { return built_unreached_records_; }
   // Attaches the dataset's own annotations to dataset() (once).
   void LoadDatasetAnnotations();
   // Builds the registered annotations (once).
@@ -53,11 +56,15 @@ class HydrateGraph {
   std::shared_ptr<model::Record> Record(int64_t key) const;
 
   Connection& connection_;
-  const HydrateOptions& options_;
+  // The hooks in use: the read's, or its `unreached` ones while building what only from_tasks
+  // parents reach.
+  const HydrateOptions* options_;
+  class UsingUnreached;
   std::unique_ptr<model::Dataset> dataset_;
   int64_t dataset_key_ = 1;
   bool dataset_annotations_loaded_ = false;
   bool registered_loaded_ = false;
+  bool built_unreached_records_ = false;
   std::unordered_map<int64_t, std::shared_ptr<model::Record>> records_;
   std::unordered_map<int64_t, std::shared_ptr<model::Source>> sources_;
   std::unordered_map<int64_t, std::shared_ptr<model::Signal>> signals_;

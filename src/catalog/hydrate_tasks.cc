@@ -1,6 +1,7 @@
 // HydrateGraph::LoadTasks: the task half of the graph.
 #include <algorithm>
 #include <string>
+#include <unordered_set>
 
 #include "catalog/duckdb_result.h"
 #include "catalog/hydrate_graph.h"
@@ -109,6 +110,21 @@ Json ParseJsonCell(std::string_view text, std::string_view column) {
 
 }  // namespace
 
+// Switches the graph to the `unreached` hooks for its lifetime.
+class HydrateGraph::UsingUnreached {
+ public:
+  explicit UsingUnreached(HydrateGraph& graph) : graph_(graph), saved_(graph.options_) {
+    if (saved_->unreached) graph_.options_ = saved_->unreached.get();
+  }
+  ~UsingUnreached() { graph_.options_ = saved_; }
+  UsingUnreached(const UsingUnreached&) = delete;
+  UsingUnreached& operator=(const UsingUnreached&) = delete;
+
+ private:
+  HydrateGraph& graph_;
+  const HydrateOptions* saved_;
+};
+
 void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
   if (task_keys.empty()) return;
   std::vector<int64_t> keys;
@@ -118,11 +134,23 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
   }
   if (keys.empty()) return;
 
+  // The requested tasks and what they reference get the read's hooks (its load plan); tasks built
+  // only as from_tasks parents, and what only they reach, get the `unreached` hooks. Per group:
+  // [0] = reached from a requested task, [1] = reached only through parents.
+  const std::unordered_set<int64_t> requested(task_keys.begin(), task_keys.end());
+  const HydrateOptions& reached_hooks = *options_;
+  const HydrateOptions& unreached_hooks = options_->unreached ? *options_->unreached : *options_;
+  auto group = [&](int64_t task_key) { return requested.contains(task_key) ? 0 : 1; };
+  auto hooks_for = [&](int64_t task_key) -> const HydrateOptions& {
+    return group(task_key) == 0 ? reached_hooks : unreached_hooks;
+  };
+
   // Rows first: they name the records, signals and occurrences to build, so that the records are
-  // built in one LoadRecords call without a separate query over every reference table.
-  std::vector<int64_t> record_keys;
-  std::vector<int64_t> signal_keys;
-  std::vector<int64_t> occurrence_keys;
+  // built in one LoadRecords call per group without a separate query over every reference table.
+  std::vector<int64_t> record_keys[2];
+  std::vector<int64_t> signal_keys[2];
+  std::vector<int64_t> occurrence_keys[2];
+  std::vector<int64_t> task_groups[2];
   std::vector<PendingScope> scopes;
   {
     constexpr idx_t kPrompt = 21;  // first joined text_payloads column of the prompt
@@ -161,6 +189,9 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
       auto alias = c.Varchar(19);
       auto parent_id = c.Int64(20);
       for (idx_t row = 0; row < c.size(); ++row) {
+        const int64_t key = task_key.Get(row);
+        const HydrateOptions& hooks = hooks_for(key);
+        task_groups[group(key)].push_back(key);
         std::string_view type_text = task_type.Get(row);
         auto task = std::make_shared<model::Task>(
             ParseOr(model::ParseTaskType(type_text), "tasks.task_type", type_text));
@@ -168,8 +199,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
         if (auto v = prompt.Optional(row)) {
           task->set_prompt(std::string(*v));
         } else {
-          task->set_prompt(
-              PackedTextAt(c, row, 4, kPrompt, options_, {"tasks", "prompt_text_key"}));
+          task->set_prompt(PackedTextAt(c, row, 4, kPrompt, hooks, {"tasks", "prompt_text_key"}));
         }
         std::vector<model::InputModality> modalities;
         for (const std::string& m : input_modalities.Get(row)) {
@@ -179,14 +209,14 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
         if (auto v = split.Optional(row)) {
           task->set_split(ParseOr(model::ParseSplit(*v), "tasks.split", *v));
         }
-        const int64_t key = task_key.Get(row);
         if (auto v = scope_type.Optional(row)) {
           PendingScope scope{key,
                              SpanOf(ParseOr(model::ParseSpanKind(*v), "tasks.scope_type", *v),
                                     scope_start.Get(row), scope_end.Optional(row)),
                              {}};
           if (!scope_signals.IsNull(row)) scope.signal_keys = scope_signals.Get(row);
-          signal_keys.insert(signal_keys.end(), scope.signal_keys.begin(), scope.signal_keys.end());
+          std::vector<int64_t>& to = signal_keys[group(key)];
+          to.insert(to.end(), scope.signal_keys.begin(), scope.signal_keys.end());
           scopes.push_back(std::move(scope));
         }
         if (has_inline_targets.Get(row)) task->set_targets(std::vector<model::TaskTarget>{});
@@ -200,7 +230,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
           task->set_rationale(std::string(*v));
         } else {
           task->set_rationale(
-              PackedTextAt(c, row, 17, kRationale, options_, {"tasks", "rationale_text_key"}));
+              PackedTextAt(c, row, 17, kRationale, hooks, {"tasks", "rationale_text_key"}));
         }
         task->set_metadata(ParseJsonCell(metadata.Get(row), "tasks.metadata"));
         if (auto v = alias.Optional(row)) {
@@ -211,7 +241,6 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
       }
     }
   }
-  LoadOccurrences(keys);
   std::vector<TargetRow> target_rows;
   {
     Result r = Run(
@@ -229,10 +258,11 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
         std::string_view kind_text = c.Varchar(1).Get(row);
         TargetRow t;
         t.task_key = c.Int64(0).Get(row);
+        const int g = group(t.task_key);
         t.kind = ParseOr(model::ParseTargetKind(kind_text), "task_targets.target_kind", kind_text);
         switch (t.kind) {
           case model::TargetKind::kText:
-            if (auto packed = PackedTextAt(c, row, 3, 12, options_,
+            if (auto packed = PackedTextAt(c, row, 3, 12, hooks_for(t.task_key),
                                            {"task_targets", "text_value_text_key"})) {
               t.text = std::move(*packed);
             } else {
@@ -250,17 +280,17 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
             break;
           case model::TargetKind::kRecord:
             t.object_key = c.Int64(7).Get(row);
-            record_keys.push_back(t.object_key);
+            record_keys[g].push_back(t.object_key);
             break;
           case model::TargetKind::kSignal:
             t.object_key = c.Int64(8).Get(row);
-            signal_keys.push_back(t.object_key);
+            signal_keys[g].push_back(t.object_key);
             break;
           default:
             t.span_start = c.Int64(9).Get(row);
             t.span_end = c.Int64(10).Optional(row);
             if (!c.Int64List(11).IsNull(row)) t.signal_keys = c.Int64List(11).Get(row);
-            signal_keys.insert(signal_keys.end(), t.signal_keys.begin(), t.signal_keys.end());
+            signal_keys[g].insert(signal_keys[g].end(), t.signal_keys.begin(), t.signal_keys.end());
         }
         target_rows.push_back(std::move(t));
       }
@@ -278,7 +308,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
       auto record_key = chunk->Int64(2);
       for (idx_t row = 0; row < chunk->size(); ++row) {
         record_refs.push_back({task_key.Get(row), field.Get(row) == "inputs", record_key.Get(row)});
-        record_keys.push_back(record_key.Get(row));
+        record_keys[group(task_key.Get(row))].push_back(record_key.Get(row));
       }
     }
   }
@@ -293,32 +323,46 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
         annotation_refs.push_back({chunk->Int64(0).Get(row),
                                    chunk->Varchar(1).Get(row) == "input_annotations",
                                    chunk->Int64(2).Get(row)});
-        occurrence_keys.push_back(chunk->Int64(2).Get(row));
+        occurrence_keys[group(chunk->Int64(0).Get(row))].push_back(chunk->Int64(2).Get(row));
       }
     }
   }
 
-  std::sort(signal_keys.begin(), signal_keys.end());
-  signal_keys.erase(std::unique(signal_keys.begin(), signal_keys.end()), signal_keys.end());
-  std::erase_if(signal_keys, [this](int64_t key) { return signals_.contains(key); });
-  if (!signal_keys.empty()) {
-    for (int64_t key : Keys(Run(kRecordsOfSignals, signal_keys, "signals"))) {
-      record_keys.push_back(key);
+  // The records each group needs: referenced directly, or holding a referenced signal or
+  // occurrence.
+  for (int g : {0, 1}) {
+    std::vector<int64_t>& signals = signal_keys[g];
+    std::sort(signals.begin(), signals.end());
+    signals.erase(std::unique(signals.begin(), signals.end()), signals.end());
+    std::erase_if(signals, [this](int64_t key) { return signals_.contains(key); });
+    if (!signals.empty()) {
+      for (int64_t key : Keys(Run(kRecordsOfSignals, signals, "signals"))) {
+        record_keys[g].push_back(key);
+      }
+    }
+    std::vector<int64_t>& occurrences = occurrence_keys[g];
+    std::sort(occurrences.begin(), occurrences.end());
+    occurrences.erase(std::unique(occurrences.begin(), occurrences.end()), occurrences.end());
+    std::erase_if(occurrences, [this](int64_t key) { return occurrences_.contains(key); });
+    if (!occurrences.empty()) {
+      for (int64_t key : Keys(Run(kRecordsOfOccurrences, occurrences, "annotation_occurrences"))) {
+        record_keys[g].push_back(key);
+      }
     }
   }
-  std::sort(occurrence_keys.begin(), occurrence_keys.end());
-  occurrence_keys.erase(std::unique(occurrence_keys.begin(), occurrence_keys.end()),
-                        occurrence_keys.end());
-  std::erase_if(occurrence_keys, [this](int64_t key) { return occurrences_.contains(key); });
-  if (!occurrence_keys.empty()) {
-    for (int64_t key :
-         Keys(Run(kRecordsOfOccurrences, occurrence_keys, "annotation_occurrences"))) {
-      record_keys.push_back(key);
-    }
-  }
-  LoadRecords(record_keys);
+  // What a requested task reaches is built first, so an object both groups use gets the read's
+  // hooks.
+  LoadOccurrences(task_groups[0]);
+  LoadRecords(record_keys[0]);
   LoadDatasetAnnotations();
   LoadRegistered();
+  {
+    UsingUnreached unreached(*this);
+    LoadOccurrences(task_groups[1]);
+    std::erase_if(record_keys[1], [this](int64_t key) { return records_.contains(key); });
+    if (!record_keys[1].empty() && options_ != &reached_hooks) built_unreached_records_ = true;
+    LoadRecords(record_keys[1]);
+  }
 
   for (PendingScope& scope : scopes) {
     for (int64_t key : scope.signal_keys) scope.span.signals.push_back(Signal(key));

@@ -9,7 +9,7 @@
 namespace timef::catalog {
 
 void HydrateGraph::LoadValues(const std::vector<int64_t>& signal_keys) {
-  if (!options_.values || signal_keys.empty()) return;
+  if (!options_->values || signal_keys.empty()) return;
   Result r =
       Run("SELECT sc.signal_key, sc.chunk_index, sc.payload_source, sc.value_path, "
           "sc.chunk_major_index, sc.chunk_minor_index, sc.n_values FROM signal_chunks sc "
@@ -29,7 +29,7 @@ void HydrateGraph::LoadValues(const std::vector<int64_t>& signal_keys) {
                             std::to_string(total) + " values, signals.n_values is " +
                             std::to_string(signal->n_values()));
     }
-    if (auto source = options_.values(*signal, std::move(chunks))) {
+    if (auto source = options_->values(*signal, std::move(chunks))) {
       signal->SetValuesSource(std::move(source));
     }
     chunks.clear();

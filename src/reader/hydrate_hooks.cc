@@ -70,6 +70,13 @@ catalog::HydrateOptions ReaderState::HydrateOptionsFor(const LoadPlan& plan) {
     return model::TextList::Lazy(std::make_shared<const PayloadTextList>(
         self, std::move(ref), self->PayloadChecksum(row.file)));
   };
+  // FORMAT.md §11: a plan does not reach what a read builds only as from_tasks parents.
+  const bool all_lazy = plan.signal_values == Loading::kLazy &&
+                        plan.time_offsets == Loading::kLazy && plan.text == Loading::kLazy;
+  if (!all_lazy) {
+    options.unreached =
+        std::make_shared<const catalog::HydrateOptions>(HydrateOptionsFor(LoadPlan::AllLazy()));
+  }
   return options;
 }
 

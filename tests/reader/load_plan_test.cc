@@ -1,0 +1,97 @@
+// How far a read's LoadPlan reaches (FORMAT.md §11): the objects the read returns and what they
+// reference directly, not what it builds only as another task's from_tasks.
+#include <gtest/gtest.h>
+
+#include "release_fixture.h"
+#include "timef/reader.h"
+#include "timef/writer.h"
+
+namespace timef {
+namespace {
+using testing::TempDir;
+
+struct Written {
+  TempDir root;
+  testing::Fixture fixture;
+  WriteResult result;
+};
+
+std::unique_ptr<Written> Write() {
+  auto w = std::make_unique<Written>();
+  w->fixture = testing::MakeFixture();
+  WriteOptions options;
+  options.compression_level = 3;
+  w->result = WriteRelease(*w->fixture.dataset, testing::FixtureCard(), w->root.path(), options);
+  return w;
+}
+
+bool ValuesLoaded(const model::Record& record) {
+  bool all = true;
+  for (const auto& signal : record.Signals()) {
+    all = all && signal->has_values() && signal->values()->is_loaded();
+  }
+  return all;
+}
+
+bool AnyValuesLoaded(const model::Record& record) {
+  for (const auto& signal : record.Signals()) {
+    if (signal->has_values() && signal->values()->is_loaded()) return true;
+  }
+  return false;
+}
+
+// In the fixture, forecast (input: vitals) derives from answer (input: ecg, long packed prompt,
+// rationale and text target), which derives from classify (input: ecg).
+TEST(LoadPlanTest, AnEagerPlanDoesNotReachFromTasksParents) {
+  auto w = Write();
+  Reader reader = Reader::Open(w->result.release_dir);
+  const auto forecast =
+      reader.GetTask(*w->fixture.forecast->id(), std::nullopt, LoadPlan::AllEager());
+  ASSERT_EQ(forecast->inputs().size(), 1u);
+  EXPECT_TRUE(ValuesLoaded(*forecast->inputs()[0]));
+  ASSERT_EQ(forecast->from_tasks().size(), 1u);
+  const auto& answer = forecast->from_tasks()[0];
+  ASSERT_TRUE(answer->prompt().has_value());
+  EXPECT_FALSE(answer->prompt()->is_loaded());
+  EXPECT_FALSE(answer->rationale()->is_loaded());
+  ASSERT_EQ(answer->inputs().size(), 1u);
+  EXPECT_FALSE(AnyValuesLoaded(*answer->inputs()[0]));
+  // Still readable, lazily.
+  EXPECT_EQ(answer->prompt()->Read(), w->fixture.long_prompt);
+
+  // The same task requested itself is loaded.
+  const auto direct = reader.GetTask(*w->fixture.answer->id(), std::nullopt, LoadPlan::AllEager());
+  EXPECT_TRUE(direct->prompt()->is_loaded());
+  EXPECT_TRUE(direct->rationale()->is_loaded());
+  EXPECT_TRUE(ValuesLoaded(*direct->inputs()[0]));
+  // Its parent classify shares the ecg record with it: a record a requested task uses is loaded
+  // even when a parent uses it too.
+  ASSERT_EQ(direct->from_tasks().size(), 1u);
+  EXPECT_EQ(direct->from_tasks()[0]->inputs()[0], direct->inputs()[0]);
+}
+
+TEST(LoadPlanTest, ATaskInTheBatchIsLoadedEvenWhenAnotherDerivesFromIt) {
+  auto w = Write();
+  Reader reader = Reader::Open(w->result.release_dir);
+  const auto tasks = reader.ReadTasks({.load = LoadPlan::AllEager()});
+  ASSERT_EQ(tasks.size(), 3u);
+  for (const auto& task : tasks) {
+    SCOPED_TRACE(*task->id());
+    if (task->prompt()) EXPECT_TRUE(task->prompt()->is_loaded());
+    for (const auto& input : task->inputs()) EXPECT_TRUE(ValuesLoaded(*input));
+  }
+  // Batches of one: forecast's batch builds answer only as a parent, so it stays lazy there.
+  TaskStream stream = reader.IterTasks({.batch_size = 1, .load = LoadPlan::AllEager()});
+  int checked = 0;
+  while (auto batch = stream.Next()) {
+    const auto& task = batch->front();
+    if (*task->id() != *w->fixture.forecast->id()) continue;
+    EXPECT_FALSE(task->from_tasks()[0]->prompt()->is_loaded());
+    EXPECT_FALSE(AnyValuesLoaded(*task->from_tasks()[0]->inputs()[0]));
+    ++checked;
+  }
+  EXPECT_EQ(checked, 1);
+}
+
+}  // namespace
+}  // namespace timef
