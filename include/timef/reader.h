@@ -46,6 +46,10 @@ struct RecordQuery {
 
 struct TaskQuery {
   std::vector<std::int64_t> inputs;  // record IDs; empty = every task
+  // Alternatively the Records themselves (read earlier from this reader's release): selects the
+  // tasks that use one of them as input, like `inputs`, and the tasks reference these very
+  // objects, which the read's plan does not touch. Not together with `inputs`.
+  std::vector<std::shared_ptr<model::Record>> input_records;
   std::optional<model::Split> split;
   std::optional<model::TaskType> type;
   // Tasks whose input modalities include all of these / lie within these (empty = any).

@@ -143,6 +143,7 @@ std::vector<std::shared_ptr<model::Task>> CatalogHydrator::TasksIn(HydrateGraph&
   if (supported_param) bind_modalities(supported_param, filter.supported_modalities);
   statement.BindInt64(limit_param, limit);
   const std::vector<int64_t> keys = Column(statement.Execute());
+  if (!keys.empty() && !filter.adopt.empty()) graph.AdoptRecords(filter.adopt);
   graph.LoadTasks(keys);
   std::vector<std::shared_ptr<model::Task>> out;
   out.reserve(keys.size());

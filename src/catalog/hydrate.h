@@ -67,6 +67,9 @@ struct TaskFilter {
   std::vector<model::InputModality> required_modalities;
   // Tasks whose input_modalities are all among these; empty = no constraint.
   std::vector<model::InputModality> supported_modalities;
+  // Records the caller holds, used as the tasks' record objects instead of building them (see
+  // HydrateGraph::AdoptRecords). Does not filter: set `inputs` for that.
+  std::vector<std::shared_ptr<model::Record>> adopt;
 };
 
 class HydrateGraph;

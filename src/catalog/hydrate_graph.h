@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "catalog/duckdb_database.h"
@@ -22,6 +23,11 @@ class HydrateGraph {
   // Builds the records of `record_keys` (keys already built are skipped) with everything under
   // them and their annotations.
   void LoadRecords(const std::vector<int64_t>& record_keys);
+  // Uses the caller's `records` (read earlier from this release, unchanged) in place of building
+  // them: later references to them, their sources, signals and annotations resolve to these
+  // objects, and no hook runs on them. ValidationError when one does not match what is stored,
+  // NotFoundError for an unknown ID.
+  void AdoptRecords(const std::vector<std::shared_ptr<model::Record>>& records);
   // Builds the tasks of `task_keys` plus every task they reach through from_tasks or annotation
   // references, the records those tasks reference, registered and dataset annotations.
   void LoadTasks(const std::vector<int64_t>& task_keys);
@@ -65,6 +71,7 @@ class HydrateGraph {
   bool dataset_annotations_loaded_ = false;
   bool registered_loaded_ = false;
   bool built_unreached_records_ = false;
+  std::unordered_set<int64_t> adopted_;  // record IDs
   std::unordered_map<int64_t, std::shared_ptr<model::Record>> records_;
   std::unordered_map<int64_t, std::shared_ptr<model::Source>> sources_;
   std::unordered_map<int64_t, std::shared_ptr<model::Signal>> signals_;

@@ -44,6 +44,20 @@ std::vector<std::int64_t> Distinct(std::span<const std::int64_t> ids) {
 catalog::TaskFilter FilterOf(const TaskQuery& query) {
   catalog::TaskFilter filter;
   filter.inputs = query.inputs;
+  if (!query.input_records.empty()) {
+    if (!query.inputs.empty()) {
+      throw ValidationError({.object = "TaskQuery", .where = "input_records"},
+                            "give inputs or input_records, not both");
+    }
+    for (const auto& record : query.input_records) {
+      if (!record || !record->id()) {
+        throw ValidationError({.object = "TaskQuery", .where = "input_records"},
+                              "every input record needs an ID (read it from the release)");
+      }
+      filter.inputs.push_back(*record->id());
+    }
+    filter.adopt = query.input_records;
+  }
   filter.split = query.split;
   filter.type = query.type;
   filter.required_modalities = query.required_modalities;
@@ -120,19 +134,21 @@ TaskStream Reader::IterTasks(const TaskQuery& query) {
   CheckBatchSize(query.batch_size, "IterTasks");
   CheckIds(query.inputs, "record");
   std::shared_ptr<ReaderState> state = state_;
-  return TaskStream([state, query, after = std::int64_t{0},
+  // The stream holds the caller's input records (shared by every batch) and nothing else.
+  return TaskStream([state, filter = FilterOf(query), load = query.load,
+                     batch_size = query.batch_size, after = std::int64_t{0},
                      done = false]() mutable -> std::optional<TaskStream::Batch> {
     if (done) return std::nullopt;
     catalog::CatalogLease lease = state->Lease();
     TaskStream::Batch batch =
-        catalog::CatalogHydrator(lease.connection(), state->HydrateOptionsFor(query.load))
-            .Tasks(FilterOf(query), after, query.batch_size);
+        catalog::CatalogHydrator(lease.connection(), state->HydrateOptionsFor(load))
+            .Tasks(filter, after, batch_size);
     if (batch.empty()) {
       done = true;
       return std::nullopt;
     }
     after = *batch.back()->id();
-    if (static_cast<std::int64_t>(batch.size()) < query.batch_size) done = true;
+    if (static_cast<std::int64_t>(batch.size()) < batch_size) done = true;
     return batch;
   });
 }

@@ -2,7 +2,11 @@
 // reference directly, not what it builds only as another task's from_tasks.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "release_fixture.h"
+#include "timef/demo.h"
+#include "timef/error.h"
 #include "timef/reader.h"
 #include "timef/writer.h"
 
@@ -91,6 +95,85 @@ TEST(LoadPlanTest, ATaskInTheBatchIsLoadedEvenWhenAnotherDerivesFromIt) {
     ++checked;
   }
   EXPECT_EQ(checked, 1);
+}
+
+// read_tasks(inputs=records): the tasks use the caller's Record objects, annotations included,
+// and the plan does not touch them.
+TEST(InputRecordsTest, TasksReuseTheRecordsYouPassAndLeaveThemAsTheyAre) {
+  auto w = Write();
+  Reader reader = Reader::Open(w->result.release_dir);
+  const auto records = reader.GetRecords(std::vector<int64_t>{*w->fixture.ecg->id()});
+  const auto& ecg = records.front();
+  ASSERT_FALSE(AnyValuesLoaded(*ecg));
+  const auto tasks = reader.ReadTasks({.input_records = {ecg}, .load = LoadPlan::AllEager()});
+  ASSERT_EQ(tasks.size(), 2u);  // classify and answer use the ECG record
+  for (const auto& task : tasks) {
+    ASSERT_EQ(task->inputs().size(), 1u);
+    EXPECT_EQ(task->inputs()[0], ecg);                             // the same object
+    if (task->prompt()) EXPECT_TRUE(task->prompt()->is_loaded());  // the task itself: loaded
+  }
+  EXPECT_FALSE(AnyValuesLoaded(*ecg));  // the caller's record: untouched
+
+  // Streams: every batch uses the same caller objects.
+  TaskStream stream = reader.IterTasks({.input_records = {ecg}, .batch_size = 1});
+  int n = 0;
+  while (auto batch = stream.Next()) {
+    EXPECT_EQ(batch->front()->inputs()[0], ecg);
+    ++n;
+  }
+  EXPECT_EQ(n, 2);
+
+  // A record that does not match what is stored, or has no ID, is refused.
+  auto changed = reader.GetRecords(std::vector<int64_t>{*w->fixture.ecg->id()}).front();
+  changed->AddSource("extra");
+  EXPECT_THROW(reader.ReadTasks({.input_records = {changed}}), ValidationError);
+  auto fresh = std::make_shared<model::Record>();
+  EXPECT_THROW(reader.ReadTasks({.input_records = {fresh}}), ValidationError);
+  EXPECT_THROW(reader.ReadTasks({.inputs = {1}, .input_records = {ecg}}), ValidationError);
+}
+
+// Every annotation on a record, its sources and its signals.
+std::set<const model::Annotation*> AnnotationsOf(const model::Record& record) {
+  std::set<const model::Annotation*> out;
+  std::vector<const model::Annotatable*> objects{&record};
+  std::vector<std::shared_ptr<model::Source>> sources(record.sources());
+  while (!sources.empty()) {
+    auto source = sources.back();
+    sources.pop_back();
+    objects.push_back(source.get());
+    sources.insert(sources.end(), source->children().begin(), source->children().end());
+  }
+  for (const auto& signal : record.Signals()) objects.push_back(signal.get());
+  for (const auto* object : objects) {
+    for (const auto& a : object->annotations()) out.insert(a.get());
+  }
+  return out;
+}
+
+// Task annotation references into a passed record resolve to the caller's annotations (the
+// hello-world localization task references an episode annotated on an ECG lead).
+TEST(InputRecordsTest, AnnotationReferencesResolveToTheCallersAnnotations) {
+  TempDir root;
+  const WriteResult written = WriteRelease(*demo::BuildHelloWorld(), demo::HelloWorldCard(),
+                                           root.path(), demo::HelloWorldWriteOptions());
+  Reader reader = Reader::Open(written.release_dir);
+  int adopted_refs = 0, plain_refs = 0;
+  for (const auto& record : reader.GetRecords(reader.RecordIds())) {
+    const auto mine = AnnotationsOf(*record);
+    auto count = [&](const std::vector<std::shared_ptr<model::Task>>& tasks) {
+      int n = 0;
+      for (const auto& task : tasks) {
+        for (const auto& a : task->input_annotations()) n += mine.contains(a.get());
+        for (const auto& a : task->target_annotations()) n += mine.contains(a.get());
+      }
+      return n;
+    };
+    adopted_refs += count(reader.ReadTasks({.input_records = {record}}));
+    // By ID, the read builds its own copy of the record: no reference reaches the caller's.
+    plain_refs += count(reader.ReadTasks({.inputs = {*record->id()}}));
+  }
+  EXPECT_GT(adopted_refs, 0);
+  EXPECT_EQ(plain_refs, 0);
 }
 
 }  // namespace
