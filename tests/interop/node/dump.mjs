@@ -1,8 +1,11 @@
 // Prints a Parquet file's rows as JSON lines in the format of `timef parquet dump`, read by an
-// independent reader: `node dump.mjs hyparquet|parquet-wasm FILE`. Column types (to tell FLOAT
-// from DOUBLE, text from binary, unsigned from signed) come from the file's schema as hyparquet
-// parses it; the values come from the named reader.
-import { readFileSync } from "node:fs";
+// independent reader: `node dump.mjs hyparquet|parquet-wasm FILE` prints to stdout;
+// `node dump.mjs hyparquet|parquet-wasm --each FILE...` (one Node start-up for many files) writes
+// each FILE's rows to FILE.READER, not written when the reader fails on FILE (the error goes to
+// stderr, exit status 1). Column types (to tell FLOAT from DOUBLE, text from binary, unsigned
+// from signed) come from the file's schema as hyparquet parses it; the values come from the named
+// reader.
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 
@@ -10,13 +13,13 @@ const require = createRequire(import.meta.url);
 const hyparquet = await import(pathToFileURL(require.resolve("hyparquet")).href);
 const { compressors } = await import(pathToFileURL(require.resolve("hyparquet-compressors")).href);
 
-const [readerName, file] = process.argv.slice(2);
-const bytes = readFileSync(file);
-const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-const metadata = hyparquet.parquetMetadata(buffer);
+const [readerName, ...args] = process.argv.slice(2);
+const each = args[0] === "--each";
+const files = each ? args.slice(1) : args;
 
-// Per top-level column: the leaf schema element that holds its values.
-function leafTypes(schema) {
+// Per top-level column: its name, the leaf schema element that holds its values, and whether it
+// is a list.
+function topLevelColumns(schema) {
   const out = [];
   let i = 1;
   function walk() {
@@ -28,12 +31,14 @@ function leafTypes(schema) {
   }
   const root = schema[0];
   for (let k = 0; k < root.num_children; k++) {
-    const name = schema[i].name;
-    out.push({ name, leaf: walk() });
+    const top = schema[i];
+    const leaf = walk();
+    const isList = leaf !== null && leaf.repetition_type === "REPEATED" ||
+                   top.converted_type === "LIST" || top.logical_type?.type === "LIST";
+    out.push({ name: top.name, leaf, isList });
   }
   return out;
 }
-const columns = leafTypes(metadata.schema);
 
 // std::to_chars shortest form: fixed or scientific, whichever is shorter (fixed on a tie), with
 // ".0" added to integral-looking text.
@@ -102,41 +107,68 @@ function formatValue(leaf, v) {
       if (typeof v === "string") return JSON.stringify(v);
       return isText(leaf) ? JSON.stringify(decoder.decode(v)) : hex(v);
     default:
+      // hyparquet turns a UUID into its canonical text, which spells out the 16 bytes in order.
+      if (typeof v === "string" && leaf.logical_type?.type === "UUID") {
+        if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(v)) {
+          throw new Error(`not a UUID: ${v}`);
+        }
+        return '"' + v.replaceAll("-", "") + '"';
+      }
       return hex(v);
   }
 }
 
 function formatCell(column, v) {
   if (v === null || v === undefined) return "null";
-  const isList = column.leaf !== null && column.leaf.repetition_type === "REPEATED" ||
-                 metadata.schema.find((e) => e.name === column.name)?.converted_type === "LIST" ||
-                 metadata.schema.find((e) => e.name === column.name)?.logical_type?.type === "LIST";
-  if (isList) {
+  if (column.isList) {
     const items = Array.from(v, (item) => formatValue(column.leaf, item));
     return "[" + items.join(",") + "]";
   }
   return formatValue(column.leaf, v);
 }
 
-function printRows(getRow, numRows) {
+async function dump(file) {
+  const bytes = readFileSync(file);
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  const columns = topLevelColumns(hyparquet.parquetMetadata(buffer).schema);
+  const keys = columns.map((c) => JSON.stringify(c.name) + ":");
+  let values;  // values(r) = row r's values, in column order
+  let numRows;
+  if (readerName === "hyparquet") {
+    const rows = await hyparquet.parquetReadObjects({ file: buffer, compressors, utf8: false });
+    values = (r) => columns.map((c) => rows[r][c.name]);
+    numRows = rows.length;
+  } else {
+    const arrow = require("apache-arrow");
+    const pq = await import(pathToFileURL(require.resolve("parquet-wasm")).href);
+    const table = arrow.tableFromIPC(pq.readParquet(new Uint8Array(bytes)).intoIPCStream());
+    const vectors = columns.map((c) => table.getChild(c.name));
+    values = (r) => vectors.map((v) => v.get(r));
+    numRows = table.numRows;
+  }
   const lines = [];
   for (let r = 0; r < numRows; r++) {
-    const row = getRow(r);
-    lines.push("{" + columns.map((c, k) => JSON.stringify(c.name) + ":" + formatCell(c, row[k])).join(",") + "}");
+    const row = values(r);
+    lines.push("{" + columns.map((c, k) => keys[k] + formatCell(c, row[k])).join(",") + "}");
   }
-  process.stdout.write(lines.length ? lines.join("\n") + "\n" : "");
+  return lines.length ? lines.join("\n") + "\n" : "";
 }
 
-if (readerName === "hyparquet") {
-  const rows = await hyparquet.parquetReadObjects({ file: buffer, compressors, utf8: false });
-  printRows((r) => columns.map((c) => rows[r][c.name]), rows.length);
-} else if (readerName === "parquet-wasm") {
-  const arrow = require("apache-arrow");
-  const pq = await import(pathToFileURL(require.resolve("parquet-wasm")).href);
-  const table = arrow.tableFromIPC(pq.readParquet(new Uint8Array(bytes)).intoIPCStream());
-  const vectors = columns.map((c) => table.getChild(c.name));
-  printRows((r) => vectors.map((v) => v.get(r)), table.numRows);
-} else {
-  console.error("usage: node dump.mjs hyparquet|parquet-wasm FILE");
+if (!["hyparquet", "parquet-wasm"].includes(readerName) || (!each && files.length !== 1)) {
+  console.error("usage: node dump.mjs hyparquet|parquet-wasm FILE | --each FILE...");
   process.exit(2);
+}
+if (!each) {
+  process.stdout.write(await dump(files[0]));
+} else {
+  let failed = false;
+  for (const file of files) {
+    try {
+      writeFileSync(`${file}.${readerName}`, await dump(file));
+    } catch (e) {
+      console.error(`${file}: ${e?.stack ?? e}`);
+      failed = true;
+    }
+  }
+  process.exit(failed ? 1 : 0);
 }
