@@ -18,6 +18,7 @@
 #include <span>
 #include <vector>
 
+#include "timef/arrow_table.h"
 #include "timef/manifest.h"
 #include "timef/model.h"
 
@@ -177,6 +178,14 @@ class Reader {
       std::span<const std::int64_t> ids, std::optional<model::TaskType> type = std::nullopt,
       const LoadPlan& load = {});
 
+  // Arrow tables without model objects (docs/format.md §11 "Tables"): one record batch each, in
+  // the Arrow C Data Interface (include/timef/arrow_table.h). ID columns are int64 dataset IDs
+  // (occurrence_id/content_id and a Source's object_id are storage row numbers of this version);
+  // packed text is resolved to its string. The filters of `query` (inputs, split, type, required
+  // and supported modalities) run in DuckDB; batch_size and load are ignored.
+  ArrowTable ReadTaskTable(const TaskQuery& query = {});    // one row per task, by task_id
+  ArrowTable ReadTargetTable(const TaskQuery& query = {});  // one row per inline target
+  ArrowTable ReadAnnotationTable();  // one row per occurrence, then per registered annotation
 
   ReaderCounters counters() const;
   // Closes the catalog connection and the open values and payload files. Lazy handles and later

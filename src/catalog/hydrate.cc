@@ -6,6 +6,7 @@
 #include "catalog/duckdb_result.h"
 #include "catalog/duckdb_statement.h"
 #include "catalog/hydrate_graph.h"
+#include "catalog/task_filter_sql.h"
 #include "timef/error.h"
 
 namespace timef::catalog {
@@ -98,49 +99,14 @@ std::vector<std::shared_ptr<model::Task>> CatalogHydrator::TasksIn(HydrateGraph&
                                                                    const TaskFilter& filter,
                                                                    int64_t after_task_id,
                                                                    int64_t limit) {
-  std::string sql = "SELECT t.task_key FROM tasks t WHERE t.task_id > $1";
-  int param = 2;
-  const int split_param = filter.split ? param++ : 0;
-  const int type_param = filter.type ? param++ : 0;
-  const int inputs_param = filter.inputs.empty() ? 0 : param++;
-  const int ids_param = filter.ids.empty() ? 0 : param++;
-  const int required_param = filter.required_modalities.empty() ? 0 : param++;
-  const int supported_param = filter.supported_modalities.empty() ? 0 : param++;
-  const int limit_param = param;
-  if (split_param) sql += " AND t.split = $" + std::to_string(split_param);
-  if (type_param) sql += " AND t.task_type = $" + std::to_string(type_param);
-  if (inputs_param) {
-    sql +=
-        " AND t.task_key IN (SELECT rr.task_key FROM task_record_refs rr JOIN records r ON "
-        "r.record_key = rr.record_key JOIN (SELECT unnest($" +
-        std::to_string(inputs_param) +
-        "::BIGINT[]) AS id) q ON r.record_id = q.id WHERE rr.field = 'inputs')";
-  }
-  if (ids_param) {
-    sql += " AND t.task_id IN (SELECT unnest($" + std::to_string(ids_param) + "::BIGINT[]))";
-  }
-  if (required_param) {
-    sql +=
-        " AND list_has_all(t.input_modalities, $" + std::to_string(required_param) + "::VARCHAR[])";
-  }
-  if (supported_param) {
-    sql += " AND list_has_all($" + std::to_string(supported_param) +
-           "::VARCHAR[], t.input_modalities)";
-  }
-  sql += " ORDER BY t.task_id LIMIT $" + std::to_string(limit_param);
+  const TaskFilterSql conditions(filter, 2);
+  const int limit_param = conditions.next_param();
+  const std::string sql = "SELECT t.task_key FROM tasks t WHERE t.task_id > $1" +
+                          conditions.conditions() + " ORDER BY t.task_id LIMIT $" +
+                          std::to_string(limit_param);
   PreparedStatement statement = connection_.Prepare(sql, "tasks");
   statement.BindInt64(1, after_task_id);
-  if (split_param) statement.BindVarchar(split_param, model::ToString(*filter.split));
-  if (type_param) statement.BindVarchar(type_param, model::ToString(*filter.type));
-  if (inputs_param) statement.BindInt64List(inputs_param, filter.inputs);
-  if (ids_param) statement.BindInt64List(ids_param, filter.ids);
-  auto bind_modalities = [&](int param, const std::vector<model::InputModality>& modalities) {
-    std::vector<std::string_view> names;
-    for (model::InputModality m : modalities) names.push_back(model::ToString(m));
-    statement.BindVarcharList(param, names);
-  };
-  if (required_param) bind_modalities(required_param, filter.required_modalities);
-  if (supported_param) bind_modalities(supported_param, filter.supported_modalities);
+  conditions.Bind(statement);
   statement.BindInt64(limit_param, limit);
   const std::vector<int64_t> keys = Column(statement.Execute());
   if (!keys.empty() && !filter.adopt.empty()) graph.AdoptRecords(filter.adopt);

@@ -117,6 +117,13 @@ expect_not_in tasks_split "$scratch/tasks_split.out" " train "
 run tasks_limit 0 tasks "$release" --limit 3
 expect_lines tasks_limit "$scratch/tasks_limit.out" 4
 run tasks_bad_type 2 tasks "$release" --type regression
+run tasks_table 0 tasks "$release" --table
+expect_lines tasks_table "$scratch/tasks_table.out" 10
+expect_in tasks_table "$scratch/tasks_table.out" '{"task_id":1,"type":"classification","split":"train"'
+expect_in tasks_table "$scratch/tasks_table.out" '"input_record_ids":[1]'
+run tasks_table_type 0 tasks "$release" --table --type ts_generation
+expect_lines tasks_table_type "$scratch/tasks_table_type.out" 1
+expect_in tasks_table_type "$scratch/tasks_table_type.out" '"type":"ts_generation"'
 
 # ---- cat ----
 run cat_special 0 cat "$release" --signal 2 --steps 4999:5002

@@ -146,7 +146,10 @@ void RegisterDatasetCommands(CLI::App& app, Action& action) {
                          "forecasting", "ts_editing", "ts_generation", "ts_correspondence"}));
   tasks_cmd->add_option("--limit", tasks->limit, "Print at most N tasks")
       ->check(CLI::NonNegativeNumber);
-  tasks_cmd->callback([&action, tasks] { action = [tasks] { return RunTasks(*tasks); }; });
+  tasks_cmd->add_flag("--table", tasks->table, "Print the task table as JSON lines");
+  tasks_cmd->callback([&action, tasks] {
+    action = [tasks] { return tasks->table ? RunTaskTable(*tasks) : RunTasks(*tasks); };
+  });
 
   auto cat = std::make_shared<CatArgs>();
   CLI::App* cat_cmd = app.add_subcommand("cat", "Print a signal's values");

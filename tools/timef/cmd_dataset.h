@@ -25,8 +25,10 @@ struct TasksArgs {
   std::optional<std::string> split;
   std::optional<std::string> type;
   std::optional<int64_t> limit;
+  bool table = false;  // --table: the task table as JSON lines (cmd_tables.cc)
 };
 int RunTasks(const TasksArgs& args);
+int RunTaskTable(const TasksArgs& args);
 
 struct CatArgs {
   std::string release;
