@@ -24,49 +24,21 @@ struct SelectedTasks {
   void Bind(PreparedStatement& statement) const { conditions.Bind(statement); }
 };
 
-// Copies cells of a result column into a builder column by type.
-void CopyInt64(ArrowTableBuilder& b, std::size_t to, const Chunk& c, idx_t column, idx_t row) {
-  if (auto v = c.Int64(column).Optional(row)) {
-    b.AppendInt64(to, *v);
+// Copies one cell of a result column into a builder column: the value, or NULL.
+template <auto kRead, auto kAppend>
+void CopyCell(ArrowTableBuilder& b, std::size_t to, const Chunk& c, idx_t column, idx_t row) {
+  if (auto v = (c.*kRead)(column).Optional(row)) {
+    (b.*kAppend)(to, *v);
   } else {
     b.AppendNull(to);
   }
 }
-void CopyDouble(ArrowTableBuilder& b, std::size_t to, const Chunk& c, idx_t column, idx_t row) {
-  if (auto v = c.Double(column).Optional(row)) {
-    b.AppendDouble(to, *v);
-  } else {
-    b.AppendNull(to);
-  }
-}
-void CopyBool(ArrowTableBuilder& b, std::size_t to, const Chunk& c, idx_t column, idx_t row) {
-  if (auto v = c.Bool(column).Optional(row)) {
-    b.AppendBool(to, *v);
-  } else {
-    b.AppendNull(to);
-  }
-}
-void CopyString(ArrowTableBuilder& b, std::size_t to, const Chunk& c, idx_t column, idx_t row) {
-  if (auto v = c.Varchar(column).Optional(row)) {
-    b.AppendString(to, *v);
-  } else {
-    b.AppendNull(to);
-  }
-}
-void CopyInt64List(ArrowTableBuilder& b, std::size_t to, const Chunk& c, idx_t column, idx_t row) {
-  if (auto v = c.Int64List(column).Optional(row)) {
-    b.AppendInt64List(to, *v);
-  } else {
-    b.AppendNull(to);
-  }
-}
-void CopyStringList(ArrowTableBuilder& b, std::size_t to, const Chunk& c, idx_t column, idx_t row) {
-  if (auto v = c.VarcharList(column).Optional(row)) {
-    b.AppendStringList(to, *v);
-  } else {
-    b.AppendNull(to);
-  }
-}
+constexpr auto CopyInt64 = CopyCell<&Chunk::Int64, &ArrowTableBuilder::AppendInt64>;
+constexpr auto CopyDouble = CopyCell<&Chunk::Double, &ArrowTableBuilder::AppendDouble>;
+constexpr auto CopyBool = CopyCell<&Chunk::Bool, &ArrowTableBuilder::AppendBool>;
+constexpr auto CopyString = CopyCell<&Chunk::Varchar, &ArrowTableBuilder::AppendString>;
+constexpr auto CopyInt64List = CopyCell<&Chunk::Int64List, &ArrowTableBuilder::AppendInt64List>;
+constexpr auto CopyStringList = CopyCell<&Chunk::VarcharList, &ArrowTableBuilder::AppendStringList>;
 
 // A text column with a packed sibling: the inline value, else the packed value read through the
 // hook, else NULL (absent).

@@ -41,7 +41,10 @@ std::vector<std::int64_t> Distinct(std::span<const std::int64_t> ids) {
   return out;
 }
 
+}  // namespace
+
 catalog::TaskFilter FilterOf(const TaskQuery& query) {
+  CheckIds(query.inputs, "record");
   catalog::TaskFilter filter;
   filter.inputs = query.inputs;
   if (!query.input_records.empty()) {
@@ -64,8 +67,6 @@ catalog::TaskFilter FilterOf(const TaskQuery& query) {
   filter.supported_modalities = query.supported_modalities;
   return filter;
 }
-
-}  // namespace
 
 Reader::Reader(std::shared_ptr<ReaderState> state) : state_(std::move(state)) {}
 Reader::Reader(Reader&&) noexcept = default;
@@ -124,15 +125,14 @@ RecordStream Reader::IterRecords(const RecordQuery& query) {
 }
 
 std::vector<std::shared_ptr<model::Task>> Reader::ReadTasks(const TaskQuery& query) {
-  CheckIds(query.inputs, "record");
+  const catalog::TaskFilter filter = FilterOf(query);
   catalog::CatalogLease lease = state_->Lease();
   return catalog::CatalogHydrator(lease.connection(), state_->HydrateOptionsFor(query.load))
-      .Tasks(FilterOf(query), 0, std::numeric_limits<std::int64_t>::max());
+      .Tasks(filter, 0, std::numeric_limits<std::int64_t>::max());
 }
 
 TaskStream Reader::IterTasks(const TaskQuery& query) {
   CheckBatchSize(query.batch_size, "IterTasks");
-  CheckIds(query.inputs, "record");
   std::shared_ptr<ReaderState> state = state_;
   // The stream holds the caller's input records (shared by every batch) and nothing else.
   return TaskStream([state, filter = FilterOf(query), load = query.load,

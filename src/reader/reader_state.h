@@ -24,6 +24,10 @@
 
 namespace timef {
 
+// The catalog filter of a task query (IDs checked, input_records turned into inputs and adopted).
+// ValidationError for a bad ID or inputs given both ways.
+catalog::TaskFilter FilterOf(const TaskQuery& query);
+
 class ReaderState : public std::enable_shared_from_this<ReaderState> {
  public:
   ReaderState(std::filesystem::path release_dir, manifest::Manifest manifest,

@@ -2,7 +2,6 @@
 
 #include <limits>
 
-
 #include "timef/error.h"
 
 namespace timef {

@@ -14,19 +14,8 @@ namespace timef {
 namespace {
 using testing::TempDir;
 
-struct Written {
-  TempDir root;
-  testing::Fixture fixture;
-  WriteResult result;
-};
-
-std::unique_ptr<Written> Write() {
-  auto w = std::make_unique<Written>();
-  w->fixture = testing::MakeFixture();
-  WriteOptions options;
-  options.compression_level = 3;
-  w->result = WriteRelease(*w->fixture.dataset, testing::FixtureCard(), w->root.path(), options);
-  return w;
+std::unique_ptr<testing::WrittenFixture> Write(WriteOptions options = {}, int ecg_records = 1) {
+  return testing::WriteFixture(std::move(options), ecg_records);
 }
 
 bool ValuesLoaded(const model::Record& record) {

@@ -20,18 +20,8 @@ using testing::FixtureCard;
 using testing::MakeFixture;
 using testing::TempDir;
 
-struct Written {
-  TempDir root;
-  testing::Fixture fixture;
-  WriteResult result;
-};
-
-std::unique_ptr<Written> Write(WriteOptions options = {}, int ecg_records = 1) {
-  auto w = std::make_unique<Written>();
-  w->fixture = MakeFixture(ecg_records);
-  options.compression_level = 3;
-  w->result = WriteRelease(*w->fixture.dataset, FixtureCard(), w->root.path(), options);
-  return w;
+std::unique_ptr<testing::WrittenFixture> Write(WriteOptions options = {}, int ecg_records = 1) {
+  return testing::WriteFixture(std::move(options), ecg_records);
 }
 
 TEST(ReaderTest, RoundTripRestoresEveryFieldAndValue) {

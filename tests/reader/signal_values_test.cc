@@ -13,22 +13,13 @@ using testing::FixtureCard;
 using testing::MakeFixture;
 using testing::TempDir;
 
-struct Written {
-  TempDir root;
-  testing::Fixture fixture;
-  WriteResult result;
-};
-
-std::unique_ptr<Written> Write(WriteOptions options = {}, int ecg_records = 2) {
-  auto w = std::make_unique<Written>();
-  w->fixture = MakeFixture(ecg_records);
-  options.compression_level = 3;
-  w->result = WriteRelease(*w->fixture.dataset, FixtureCard(), w->root.path(), options);
-  return w;
+std::unique_ptr<testing::WrittenFixture> Write(WriteOptions options = {}, int ecg_records = 2) {
+  return testing::WriteFixture(std::move(options), ecg_records);
 }
 
 // Every signal of the written dataset with the ID of its record.
-std::vector<std::pair<std::shared_ptr<model::Signal>, int64_t>> AllSignals(const Written& w) {
+std::vector<std::pair<std::shared_ptr<model::Signal>, int64_t>> AllSignals(
+    const testing::WrittenFixture& w) {
   std::vector<std::pair<std::shared_ptr<model::Signal>, int64_t>> out;
   for (const auto& record : w.fixture.dataset->records()) {
     for (auto& signal : record->Signals()) out.emplace_back(signal, *record->id());

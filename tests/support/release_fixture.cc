@@ -165,4 +165,12 @@ void FlipByte(const fs::path& file, int64_t offset) {
   io.write(&byte, 1);
 }
 
+std::unique_ptr<WrittenFixture> WriteFixture(WriteOptions options, int ecg_records) {
+  auto w = std::make_unique<WrittenFixture>();
+  w->fixture = MakeFixture(ecg_records);
+  options.compression_level = 3;
+  w->result = WriteRelease(*w->fixture.dataset, FixtureCard(), w->root.path(), options);
+  return w;
+}
+
 }  // namespace timef::testing

@@ -10,6 +10,7 @@
 #include "support/scratch_dir.h"
 #include "timef/manifest.h"
 #include "timef/model.h"
+#include "timef/writer.h"
 
 namespace timef::testing {
 
@@ -38,8 +39,19 @@ Fixture MakeFixture(int ecg_records = 1);
 // A card for the fixture (identity filled by the writer).
 manifest::Card FixtureCard();
 
+// The fixture written as a release into its own temporary root.
+struct WrittenFixture;
+// `options` with zstd level 3 (tests need not pay for level 19).
+std::unique_ptr<WrittenFixture> WriteFixture(WriteOptions options = {}, int ecg_records = 1);
+
 // A fresh empty directory, removed by the destructor.
 using TempDir = ScratchDir;
+
+struct WrittenFixture {
+  TempDir root;
+  Fixture fixture;
+  WriteResult result;
+};
 
 // Every regular file below `dir`, relative, sorted.
 std::vector<std::string> ListFiles(const std::filesystem::path& dir);
