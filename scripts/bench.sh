@@ -36,7 +36,7 @@ fi
 shopt -s nullglob
 benches=("$build"/bench/*)
 for b in "${benches[@]}"; do
-  [ -x "$b" ] || continue
+  [ -f "$b" ] && [ -x "$b" ] || continue  # programs only, not CMake's directories
   name=$(basename "$b")
   echo "== $name" >&2
   "$b" --benchmark_out="$out/$name.json" --benchmark_out_format=json
