@@ -166,8 +166,8 @@ class Reader {
   // Values by signal ID through the compact locator index, without building records. The first
   // request indexes the whole release in one query when it has at most
   // ReaderOptions::index_all_chunks chunk rows (else the requested signals that the index lacks,
-  // one query per request); later reads of indexed signals run no
-  // SQL. NotFoundError naming every unknown ID.
+  // one query per request); later reads of indexed signals run no SQL. NotFoundError naming every
+  // unknown ID.
   SignalValuesRef GetSignalValues(std::int64_t id);
   std::vector<SignalValuesRef> GetSignalValues(std::span<const std::int64_t> ids);
 
