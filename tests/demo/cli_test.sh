@@ -7,38 +7,8 @@ set -u
 timef=$1
 scratch=$2
 rm -rf "$scratch" && mkdir -p "$scratch"
-failures=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-
-# run NAME EXPECTED_EXIT ARGS...: leaves stdout/stderr in $scratch/NAME.{out,err}
-run() {
-  local name=$1 expected=$2
-  shift 2
-  "$timef" "$@" >"$scratch/$name.out" 2>"$scratch/$name.err"
-  local code=$?
-  if [ "$code" -ne "$expected" ]; then
-    fail "$name: exit $code, expected $expected (timef $*)"
-    sed 's/^/  | /' "$scratch/$name.err" >&2
-  fi
-}
-
-expect_in() {  # expect_in NAME FILE TEXT
-  grep -qF -- "$3" "$2" || fail "$1: '$3' not in $(basename "$2")"
-}
-
-expect_not_in() {  # expect_not_in NAME FILE TEXT
-  grep -qF -- "$3" "$2" && fail "$1: '$3' unexpectedly in $(basename "$2")"
-}
-
-expect_lines() {  # expect_lines NAME FILE COUNT
-  local n
-  n=$(wc -l <"$2")
-  [ "$n" -eq "$3" ] || fail "$1: $n lines in $(basename "$2"), expected $3"
-}
+# shellcheck source=../support/cli_checks.sh
+source "$(dirname "$0")/../support/cli_checks.sh"
 
 registry=$scratch/registry
 release=$registry/timef/hello-world/1.0.0
@@ -159,8 +129,4 @@ run cat_bad_window 2 cat "$release" --signal 2 --steps 1-2
 run cat_unknown 1 cat "$release" --signal 9999
 expect_in cat_unknown "$scratch/cat_unknown.err" "9999"
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures check(s) failed" >&2
-  exit 1
-fi
-echo "dataset CLI: all checks passed"
+finish "dataset CLI"

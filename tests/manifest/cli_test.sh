@@ -7,28 +7,8 @@ timef=$1
 src=$2
 scratch=$3
 rm -rf "$scratch" && mkdir -p "$scratch"
-failures=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-
-# run NAME EXPECTED_EXIT ARGS...: leaves stdout/stderr in $scratch/NAME.{out,err}
-run() {
-  local name=$1 expected=$2
-  shift 2
-  "$timef" "$@" >"$scratch/$name.out" 2>"$scratch/$name.err"
-  local code=$?
-  if [ "$code" -ne "$expected" ]; then
-    fail "$name: exit $code, expected $expected (timef $*)"
-    sed 's/^/  | /' "$scratch/$name.err" >&2
-  fi
-}
-
-expect_in() {  # expect_in NAME FILE TEXT
-  grep -qF -- "$3" "$2" || fail "$1: '$3' not in $(basename "$2")"
-}
+# shellcheck source=../support/cli_checks.sh
+source "$(dirname "$0")/../support/cli_checks.sh"
 
 good=$src/examples/manifest/hello.json
 bad_shape=$src/tests/manifest/data/bad-shape.json
@@ -79,8 +59,4 @@ expect_in show_child "$scratch/show_child.out" "payload source physionet/ptb-xl@
 run show_bad 1 manifest show "$bad_shape"
 expect_in show_bad "$scratch/show_bad.err" "/colour"
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures check(s) failed" >&2
-  exit 1
-fi
-echo "manifest CLI: all checks passed"
+finish "manifest CLI"

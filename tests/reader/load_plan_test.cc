@@ -70,7 +70,9 @@ TEST(LoadPlanTest, ATaskInTheBatchIsLoadedEvenWhenAnotherDerivesFromIt) {
   ASSERT_EQ(tasks.size(), 3u);
   for (const auto& task : tasks) {
     SCOPED_TRACE(*task->id());
-    if (task->prompt()) EXPECT_TRUE(task->prompt()->is_loaded());
+    if (task->prompt()) {
+      EXPECT_TRUE(task->prompt()->is_loaded());
+    }
     for (const auto& input : task->inputs()) EXPECT_TRUE(ValuesLoaded(*input));
   }
   // Batches of one: forecast's batch builds answer only as a parent, so it stays lazy there.
@@ -98,8 +100,10 @@ TEST(InputRecordsTest, TasksReuseTheRecordsYouPassAndLeaveThemAsTheyAre) {
   ASSERT_EQ(tasks.size(), 2u);  // classify and answer use the ECG record
   for (const auto& task : tasks) {
     ASSERT_EQ(task->inputs().size(), 1u);
-    EXPECT_EQ(task->inputs()[0], ecg);                             // the same object
-    if (task->prompt()) EXPECT_TRUE(task->prompt()->is_loaded());  // the task itself: loaded
+    EXPECT_EQ(task->inputs()[0], ecg);  // the same object
+    if (task->prompt()) {
+      EXPECT_TRUE(task->prompt()->is_loaded());  // the task itself: loaded
+    }
   }
   EXPECT_FALSE(AnyValuesLoaded(*ecg));  // the caller's record: untouched
 
