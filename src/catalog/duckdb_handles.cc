@@ -48,8 +48,13 @@ void ConnectionHandle::ThrowError(std::string_view what, duckdb_error_type type,
                                   std::string_view message) const {
   CheckAlive(what);
   ErrorSite site{.file = path(), .where = std::string(what)};
-  bool schema_problem = type == DUCKDB_ERROR_CATALOG || type == DUCKDB_ERROR_BINDER;
-  if (read_only() && schema_problem) throw FormatError(std::move(site), message);
+  // A committed catalog is opened read-only: a missing table or column, or a block DuckDB cannot
+  // read back (checksum mismatch, truncated file, undecodable metadata), is a damaged release.
+  const bool schema_problem = type == DUCKDB_ERROR_CATALOG || type == DUCKDB_ERROR_BINDER;
+  const bool storage_problem = type == DUCKDB_ERROR_IO || type == DUCKDB_ERROR_SERIALIZATION;
+  if (read_only() && (schema_problem || storage_problem)) {
+    throw FormatError(std::move(site), message);
+  }
   throw Error(std::move(site), message);
 }
 
@@ -57,6 +62,8 @@ void ConnectionHandle::ThrowError(std::string_view what, std::string_view messag
   duckdb_error_type type = DUCKDB_ERROR_INVALID;
   if (message.starts_with("Catalog Error")) type = DUCKDB_ERROR_CATALOG;
   if (message.starts_with("Binder Error")) type = DUCKDB_ERROR_BINDER;
+  if (message.starts_with("IO Error")) type = DUCKDB_ERROR_IO;
+  if (message.starts_with("Serialization Error")) type = DUCKDB_ERROR_SERIALIZATION;
   if (message.starts_with("INTERRUPT Error") || message.starts_with("Interrupt")) {
     type = DUCKDB_ERROR_INTERRUPT;
   }

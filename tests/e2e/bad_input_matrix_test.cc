@@ -1,0 +1,250 @@
+// Bad bytes in a release never crash the reader and never come back as wrong values: every kind of
+// file of the hello-world release (manifest, catalog, a values shard of each end, both payload
+// files) is truncated at 10 offsets and has one byte flipped at 100 seeded positions spread over
+// the whole file (so every DuckDB block of the catalog is hit). Each mutation is read with Open,
+// Verify, a full eager Read and `timef cat`: the only acceptable outcomes are a typed FormatError
+// (FileError, ManifestError) or a dataset whose dump equals the pristine one.
+//
+// A truncation is tried twice: as downloaded (the manifest still lists the old size, so Open must
+// refuse it) and "re-listed" (the manifest is rewritten with the truncated size, so the damage
+// reaches the decoders).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "support/scratch_dir.h"
+#include "timef/demo.h"
+#include "timef/error.h"
+#include "timef/manifest.h"
+#include "timef/model/dump.h"
+#include "timef/reader.h"
+#include "timef/writer.h"
+
+namespace timef {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadBytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void WriteBytes(const fs::path& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// Counts of how each mutation ended, for the failure message and to show the matrix did work.
+struct Tally {
+  int cases = 0;
+  int refused_at_open = 0;
+  int refused_by_verify = 0;
+  int refused_by_read = 0;
+  int read_equal = 0;
+  int cat_runs = 0;
+};
+
+class BadInputMatrixTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    scratch_ = std::make_unique<testing::ScratchDir>();
+    auto dataset = demo::BuildHelloWorld();
+    release_ = WriteRelease(*dataset, demo::HelloWorldCard(), scratch_->path() / "pristine",
+                            demo::HelloWorldWriteOptions())
+                   .release_dir;
+    Reader reader = Reader::Open(release_);
+    pristine_dump_ = DumpOf(reader);
+  }
+  static void TearDownTestSuite() { scratch_.reset(); }
+
+  static std::string DumpOf(Reader& reader) {
+    auto dataset = reader.Read(LoadPlan::AllEager());
+    return model::DumpDataset(*dataset, {.values = true}).dump();
+  }
+
+  // Opens, verifies, reads eagerly. Verify may pass only when the listed files are unchanged (a
+  // manifest flip in free text); the dump is compared wherever the manifest is intact.
+  void ReadMutated(const std::string& label, bool verify_may_pass, bool compare_dump,
+                   Tally& tally) {
+    ++tally.cases;
+    std::optional<Reader> reader;
+    try {
+      reader.emplace(Reader::Open(release_));
+    } catch (const FormatError&) {
+      ++tally.refused_at_open;
+      return;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << label << ": Open raised an untyped error: " << e.what();
+      return;
+    }
+    try {
+      reader->Verify();
+      if (!verify_may_pass) ADD_FAILURE() << label << ": Verify passed on a changed file";
+    } catch (const FormatError&) {
+      ++tally.refused_by_verify;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << label << ": Verify raised an untyped error: " << e.what();
+    }
+    try {
+      const std::string dump = DumpOf(*reader);
+      ++tally.read_equal;
+      if (compare_dump && dump != pristine_dump_) {
+        ADD_FAILURE() << label
+                      << ": a full read returned values that differ from the pristine ones";
+      }
+    } catch (const FormatError&) {
+      ++tally.refused_by_read;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << label << ": Read raised an untyped error: " << e.what();
+    }
+  }
+
+  // `timef cat` must exit 0 or 1: never a signal, never the usage code for a well-formed call.
+  void CatMutated(const std::string& label, Tally& tally) {
+    for (const int signal : {1, 2, 5}) {
+      ++tally.cat_runs;
+      const std::string command = std::string("'") + TIMEF_CLI + "' cat '" + release_.string() +
+                                  "' --signal " + std::to_string(signal) +
+                                  " --steps 0:64 >/dev/null 2>&1";
+      const int status = std::system(command.c_str());
+      ASSERT_TRUE(WIFEXITED(status)) << label << ": timef cat died by signal " << WTERMSIG(status);
+      EXPECT_LE(WEXITSTATUS(status), 1) << label << ": timef cat --signal " << signal;
+    }
+  }
+
+  // Rewrites the manifest so that `rel` is listed with `size` (checksum unchanged).
+  void Relist(const std::string& rel, std::int64_t size) {
+    manifest::Manifest m = manifest::ReadManifest(release_ / manifest::kManifestFileName);
+    auto patch = [&](manifest::FilePart& part) {
+      if (part.path == rel) part.size = size;
+    };
+    patch(m.files.control);
+    for (auto& part : m.files.time_series) patch(part);
+    for (auto& part : m.files.payloads) patch(part);
+    WriteBytes(release_ / manifest::kManifestFileName, manifest::WriteManifest(m));
+  }
+
+  // The whole matrix for one file; restores the file (and the manifest) after each case.
+  Tally RunMatrix(const std::string& rel) {
+    const fs::path file = release_ / rel;
+    const fs::path manifest_path = release_ / manifest::kManifestFileName;
+    const std::string original = ReadBytes(file);
+    const std::string original_manifest = ReadBytes(manifest_path);
+    const auto size = static_cast<std::int64_t>(original.size());
+    const bool is_manifest = rel == manifest::kManifestFileName;
+    EXPECT_GT(size, 16) << rel;
+    Tally tally;
+
+    // Ten truncation points: the empty file, a few bytes, fractions, and just short of the end.
+    std::set<std::int64_t> cuts = {
+        0, 1, 4, size / 8, size / 4, size / 2, 3 * size / 4, size - 8, size - 4, size - 1};
+    int index = 0;
+    int expected_open_refusals_skipped = 0;
+    for (const std::int64_t cut : cuts) {
+      const std::string label = rel + " truncated to " + std::to_string(cut);
+      WriteBytes(file, original.substr(0, static_cast<std::size_t>(cut)));
+      // Cutting only the manifest's final LF leaves the same JSON document.
+      const bool same_document =
+          is_manifest &&
+          original.find_first_not_of(" \n", static_cast<std::size_t>(cut)) == std::string::npos;
+      if (same_document) ++expected_open_refusals_skipped;
+      ReadMutated(label, /*verify_may_pass=*/same_document, /*compare_dump=*/!is_manifest, tally);
+      if (index++ < 3) CatMutated(label, tally);
+      if (!is_manifest) {
+        Relist(rel, cut);
+        ReadMutated(label + " (re-listed)", false, true, tally);
+        if (index < 3) CatMutated(label + " (re-listed)", tally);
+        WriteBytes(manifest_path, original_manifest);
+      }
+      WriteBytes(file, original);
+    }
+    EXPECT_EQ(tally.refused_at_open, static_cast<int>(cuts.size()) - expected_open_refusals_skipped)
+        << rel << ": a truncated file still listed with its old size must be refused at Open";
+
+    // A hundred single-byte flips, stratified so that every stretch of size/100 bytes gets one.
+    std::mt19937_64 rng(std::hash<std::string>{}(rel));
+    constexpr int kFlips = 100;
+    for (int i = 0; i < kFlips; ++i) {
+      const std::int64_t lo = size * i / kFlips;
+      const std::int64_t hi = std::max(lo + 1, size * (i + 1) / kFlips);
+      const std::int64_t at =
+          lo + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(hi - lo));
+      const auto mask = static_cast<char>(1u << (rng() % 8));
+      std::string bytes = original;
+      bytes[static_cast<std::size_t>(at)] =
+          static_cast<char>(bytes[static_cast<std::size_t>(at)] ^ mask);
+      WriteBytes(file, bytes);
+      const std::string label = rel + " with a bit flipped at byte " + std::to_string(at);
+      ReadMutated(label, /*verify_may_pass=*/is_manifest, /*compare_dump=*/!is_manifest, tally);
+      if (i % 25 == 0) CatMutated(label, tally);
+      WriteBytes(file, original);
+    }
+    // The matrix left the release as it found it.
+    Reader reader = Reader::Open(release_);
+    EXPECT_NO_THROW(reader.Verify());
+    return tally;
+  }
+
+  static std::string Describe(const Tally& t) {
+    return std::to_string(t.cases) + " cases: " + std::to_string(t.refused_at_open) +
+           " refused at Open, " + std::to_string(t.refused_by_verify) + " by Verify, " +
+           std::to_string(t.refused_by_read) + " by Read, " + std::to_string(t.read_equal) +
+           " read equal; " + std::to_string(t.cat_runs) + " timef cat runs";
+  }
+
+  static inline std::unique_ptr<testing::ScratchDir> scratch_;
+  static inline fs::path release_;
+  static inline std::string pristine_dump_;
+};
+
+TEST_F(BadInputMatrixTest, Manifest) {
+  const Tally t = RunMatrix(std::string(manifest::kManifestFileName));
+  std::cout << Describe(t) << "\n";
+  EXPECT_EQ(t.cases, 110);
+}
+
+TEST_F(BadInputMatrixTest, Catalog) {
+  const Tally t = RunMatrix(std::string(manifest::kControlFileName));
+  std::cout << Describe(t) << "\n";
+  EXPECT_EQ(t.cases, 120);
+  // Every flip changes the file, so Verify refuses every case that Open let through.
+  EXPECT_EQ(t.refused_at_open + t.refused_by_verify, t.cases);
+}
+
+TEST_F(BadInputMatrixTest, FirstAndLastValuesShard) {
+  const manifest::Manifest m = manifest::ReadManifest(release_ / manifest::kManifestFileName);
+  ASSERT_GE(m.files.time_series.size(), 2u);
+  for (const auto* part : {&m.files.time_series.front(), &m.files.time_series.back()}) {
+    const Tally t = RunMatrix(part->path);
+    std::cout << part->path << ": " << Describe(t) << "\n";
+    EXPECT_EQ(t.cases, 120);
+    // Page CRCs make a silently different value impossible: a flip inside the data is refused.
+    EXPECT_GT(t.refused_by_read, 0) << part->path;
+  }
+}
+
+TEST_F(BadInputMatrixTest, PayloadFiles) {
+  const manifest::Manifest m = manifest::ReadManifest(release_ / manifest::kManifestFileName);
+  ASSERT_GE(m.files.payloads.size(), 2u) << "hello-world has a text and an offsets payload";
+  for (const auto& part : m.files.payloads) {
+    const Tally t = RunMatrix(part.path);
+    std::cout << part.path << ": " << Describe(t) << "\n";
+    EXPECT_EQ(t.cases, 120);
+    EXPECT_GT(t.refused_by_read, 0) << part.path;
+  }
+}
+
+}  // namespace
+}  // namespace timef
