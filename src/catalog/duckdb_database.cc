@@ -81,7 +81,7 @@ Database Database::Open(const std::filesystem::path& path, AccessMode mode) {
   char* error = nullptr;
   std::string text = path.string();
   if (duckdb_open_ext(text.c_str(), &db, config.get(), &error) != DuckDBSuccess) {
-    std::string message = error != nullptr ? error : "unknown error";
+    std::string message = DuckDbErrorText(error != nullptr ? error : "unknown error");
     duckdb_free(error);
     ErrorSite site{.file = path};
     // The header was DuckDB's, so a refusal other than a lock conflict means a file DuckDB cannot

@@ -44,9 +44,19 @@ void ConnectionHandle::CheckAlive(std::string_view what) const {
   }
 }
 
+std::string DuckDbErrorText(std::string_view raw) {
+  const std::size_t trace = raw.find("Stack Trace:");
+  if (trace != std::string_view::npos) raw = raw.substr(0, trace);
+  while (!raw.empty() && (raw.back() == '\n' || raw.back() == ' ' || raw.back() == '\r')) {
+    raw.remove_suffix(1);
+  }
+  return std::string(raw);
+}
+
 void ConnectionHandle::ThrowError(std::string_view what, duckdb_error_type type,
-                                  std::string_view message) const {
+                                  std::string_view raw_message) const {
   CheckAlive(what);
+  const std::string message = DuckDbErrorText(raw_message);
   ErrorSite site{.file = path(), .where = std::string(what)};
   // A committed catalog is opened read-only: a missing table or column, or a block DuckDB cannot
   // read back (checksum mismatch, truncated file, undecodable metadata), is a damaged release.

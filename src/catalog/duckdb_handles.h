@@ -85,4 +85,8 @@ class ConnectionHandle {
   std::atomic<bool> leaked_{false};
 };
 
+// DuckDB's error text without the native stack trace that some builds append to fatal errors
+// (a user sees one line: "... No space left on device", not forty frames of libduckdb.so).
+std::string DuckDbErrorText(std::string_view raw);
+
 }  // namespace timef::catalog

@@ -30,9 +30,9 @@ std::string Repeat(std::string_view piece, int times) {
 
 }  // namespace
 
-Fixture MakeFixture(int ecg_records) {
+Fixture MakeFixture(int ecg_records, const std::string& version) {
   Fixture f;
-  f.dataset = std::make_shared<Dataset>("test/fixture", "1.0.0");
+  f.dataset = std::make_shared<Dataset>("test/fixture", version);
   f.dataset->Annotate(
       std::make_shared<AnnotationContent>("curation", AnnotationValue::OfText("ok")));
   auto ecg = Spec::Make({.spec_type = "ecg", .name = "ECG lead", .unit = "mV"});

@@ -33,8 +33,9 @@ struct Fixture {
   std::string long_prompt, long_rationale;  // > 256 UTF-8 bytes each
 };
 
-// `records` ≥ 1 copies of the ECG record (IDs in order); the other records once.
-Fixture MakeFixture(int ecg_records = 1);
+// `records` ≥ 1 copies of the ECG record (IDs in order); the other records once. `version` lets a
+// test publish several versions of test/fixture into one registry.
+Fixture MakeFixture(int ecg_records = 1, const std::string& version = "1.0.0");
 
 // A card for the fixture (identity filled by the writer).
 manifest::Card FixtureCard();
