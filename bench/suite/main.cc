@@ -5,6 +5,7 @@
 //   timef_bench_suite [--quick] [--size small|medium|large] [--corpora ecg,tsqa,long,tasks]
 //                     [--out DIR] [--work DIR] [--keep] [--repeats N] [--write-repeats N]
 //                     [--seed N] [--duckdb-threads N] [--zstd-level N] [--page-size BYTES]
+//                     [--threads N]
 //   timef_bench_suite --merge A.json B.json ... [--out DIR]
 #include <unistd.h>
 
@@ -37,7 +38,7 @@ struct Args {
             << "\nusage: timef_bench_suite [--quick] [--size small|medium|large] "
                "[--corpora ecg,tsqa,long,tasks] [--out DIR] [--work DIR] [--keep] "
                "[--repeats N] [--write-repeats N] [--seed N] [--duckdb-threads N] "
-               "[--zstd-level N] [--page-size BYTES]\n";
+               "[--zstd-level N] [--page-size BYTES] [--threads N]\n";
   std::exit(code);
 }
 
@@ -82,6 +83,10 @@ Args ParseArgs(int argc, char** argv) {
       args.options.duckdb_threads = std::stoi(value());
     } else if (a == "--zstd-level") {
       args.options.write_options.compression_level = std::stoi(value());
+    } else if (a == "--threads") {
+      // WriteOptions::threads: pages compressed on this many threads (same bytes for any count).
+      args.options.write_options.threads = std::stoi(value());
+      if (args.options.write_options.threads < 1) Usage("--threads < 1");
     } else if (a == "--page-size") {
       // FORMAT.md §7.2 leaves the data page target to the writer; this compares choices.
       args.options.write_options.data_page_target_bytes = std::stoll(value());

@@ -48,7 +48,7 @@ FileWriter::FileWriter(OutputStream& out, std::vector<ColumnDescriptor> schema,
     : out_(out),
       schema_(std::move(schema)),
       options_((ValidateWriterSetup(schema_, options), std::move(options))),
-      compressor_(options_.compression, options_.compression_level),
+      compressors_(options_.compression, options_.compression_level, options_.compression_threads),
       key_values_(options_.key_value_metadata) {
   columns_.reserve(schema_.size());
   for (std::size_t i = 0; i < schema_.size(); ++i) {
@@ -100,7 +100,7 @@ void FileWriter::FlushRowGroup() {
     auto& column_indexes = column_indexes_.emplace_back();
     auto& offset_indexes = offset_indexes_.emplace_back();
     for (auto& column : columns_) {
-      WrittenChunk written = column->Flush(out_, compressor_);
+      WrittenChunk written = column->Flush(out_, compressors_);
       group.total_byte_size += written.chunk.meta_data->total_uncompressed_size;
       compressed += written.chunk.meta_data->total_compressed_size;
       group.columns.push_back(std::move(written.chunk));

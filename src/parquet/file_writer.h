@@ -34,6 +34,7 @@
 #include "parquet/metadata.h"
 #include "parquet/schema.h"
 #include "parquet/writer_options.h"
+#include "parquet/writer_page.h"
 
 namespace timef::parquet {
 
@@ -77,7 +78,7 @@ class FileWriter {
   OutputStream& out_;
   std::vector<ColumnDescriptor> schema_;
   WriterOptions options_;
-  Compressor compressor_;
+  PageCompressors compressors_;
   std::vector<std::unique_ptr<ColumnChunkWriter>> columns_;
   std::vector<RowGroup> row_groups_;
   // Per row group and column, kept until Close writes them before the footer.

@@ -330,9 +330,8 @@ ValueBounds ColumnChunkWriter::PageBounds(const Extent& page) const {
                           stage_.fixed_values().subspan(begin * width_, count * width_));
 }
 
-WrittenChunk ColumnChunkWriter::Flush(OutputStream& out, Compressor& compressor) {
+WrittenChunk ColumnChunkWriter::Flush(OutputStream& out, PageCompressors& compressors) {
   const ColumnDescriptor& column = stage_.column();
-  PageSink sink(out, compressor, output_name_, column.name);
   const bool dictionary = stage_.dictionary_encoded();
   const Encoding encoding = stage_.encoding();
   const bool floating = IsFloating(stats_kind_);
@@ -340,20 +339,20 @@ WrittenChunk ColumnChunkWriter::Flush(OutputStream& out, Compressor& compressor)
   ColumnMetaData meta;
   meta.type = column.physical_type;
   meta.path_in_schema = StandardPathInSchema(column);
-  meta.codec = compressor.codec();
+  meta.codec = compressors.codec();
   std::vector<PageEncodingStats> encoding_stats;
 
+  // Encode every page of the chunk first (the dictionary page leads), then compress them all at
+  // once, possibly on several threads, then write them in order.
+  std::vector<PendingPage> pages;
   if (dictionary) {
     const std::size_t entries = stage_.dictionary_size();
     // Width 1 at least, as most writers do, so that no reader meets a zero-width index stream.
     index_bit_width_ = std::max(1, BitWidth(entries > 0 ? entries - 1 : 0));
     dictionary_page_.clear();
     stage_.AppendDictionaryPage(dictionary_page_);
-    const WrittenPage page =
-        sink.WriteDictionaryPage(dictionary_page_, static_cast<std::int32_t>(entries));
-    meta.dictionary_page_offset = page.offset;
-    meta.total_uncompressed_size += page.header_bytes + page.uncompressed_bytes;
-    meta.total_compressed_size += page.total_bytes();
+    pages.push_back(MakeDictionaryPage(dictionary_page_, static_cast<std::int32_t>(entries),
+                                       output_name_, column.name));
     encoding_stats.push_back({PageType::kDictionaryPage, Encoding::kPlain, 1});
   }
 
@@ -361,35 +360,31 @@ WrittenChunk ColumnChunkWriter::Flush(OutputStream& out, Compressor& compressor)
   ColumnIndex index;
   bool index_valid = stats_kind_ != StatsKind::kNone;
   ValueBounds chunk_bounds;
-  std::int32_t data_pages = 0;
+  std::vector<std::int64_t> first_rows;  // of each data page
   Cursor cursor;
   while (cursor.row < stage_.num_rows()) {
     const Extent extent = NextPage(cursor);
     EncodeLevels(extent);
     const auto num_levels = static_cast<std::int32_t>(extent.num_levels);
     const auto num_nulls = static_cast<std::int32_t>(extent.num_levels - extent.num_values());
-    WrittenPage page;
     body_.clear();
     if (page_version_ == DataPageVersion::kV1) {
       if (max_repetition_ > 0) AppendWithLength(repetition_, body_);
       if (max_definition_ > 0) AppendWithLength(definition_, body_);
       EncodeValues(extent, body_);
-      page = sink.WriteDataPageV1(body_, num_levels, encoding);
+      pages.push_back(MakeDataPageV1(body_, num_levels, encoding, output_name_, column.name));
     } else {
       body_.insert(body_.end(), repetition_.begin(), repetition_.end());
       body_.insert(body_.end(), definition_.begin(), definition_.end());
       values_.clear();
       EncodeValues(extent, values_);
-      page = sink.WriteDataPageV2(
+      pages.push_back(MakeDataPageV2(
           body_, static_cast<std::int32_t>(repetition_.size()), values_, num_levels, num_nulls,
-          static_cast<std::int32_t>(extent.row_end - extent.row_begin), encoding);
+          static_cast<std::int32_t>(extent.row_end - extent.row_begin), encoding,
+          compressors.codec() != CompressionCodec::kUncompressed, output_name_, column.name));
     }
-    if (data_pages++ == 0) meta.data_page_offset = page.offset;
-    meta.total_uncompressed_size += page.header_bytes + page.uncompressed_bytes;
-    meta.total_compressed_size += page.total_bytes();
+    first_rows.push_back(extent.row_begin);
     meta.num_values += extent.num_levels;
-    result.offset_index.page_locations.push_back(
-        {page.offset, static_cast<std::int32_t>(page.total_bytes()), extent.row_begin});
 
     const ValueBounds bounds = PageBounds(extent);
     MergeBounds(stats_kind_, bounds, chunk_bounds);
@@ -414,6 +409,23 @@ WrittenChunk ColumnChunkWriter::Flush(OutputStream& out, Compressor& compressor)
       index.min_values.push_back(bounds.min);
       index.max_values.push_back(bounds.max);
     }
+  }
+  const auto data_pages = static_cast<std::int32_t>(first_rows.size());
+
+  compressors.CompressAll(pages, output_name_, column.name);
+  PageSink sink(out);
+  for (std::size_t i = 0; i < pages.size(); ++i) {
+    const WrittenPage page = sink.Emit(pages[i]);
+    meta.total_uncompressed_size += page.header_bytes + page.uncompressed_bytes;
+    meta.total_compressed_size += page.total_bytes();
+    if (dictionary && i == 0) {
+      meta.dictionary_page_offset = page.offset;
+      continue;
+    }
+    const std::size_t data_index = dictionary ? i - 1 : i;
+    if (data_index == 0) meta.data_page_offset = page.offset;
+    result.offset_index.page_locations.push_back(
+        {page.offset, static_cast<std::int32_t>(page.total_bytes()), first_rows[data_index]});
   }
 
   Statistics statistics;

@@ -22,6 +22,7 @@
 #include "parquet/metadata.h"
 #include "parquet/schema.h"
 #include "parquet/writer_options.h"
+#include "parquet/writer_page.h"
 #include "parquet/writer_stage.h"
 #include "parquet/writer_statistics.h"
 
@@ -45,7 +46,7 @@ class ColumnChunkWriter {
   const ColumnDescriptor& column() const { return stage_.column(); }
 
   // Writes the staged rows as one column chunk at the output's position and clears the stage.
-  WrittenChunk Flush(OutputStream& out, Compressor& compressor);
+  WrittenChunk Flush(OutputStream& out, PageCompressors& compressors);
 
  private:
   struct Extent;  // the rows, slots, values and levels of one page

@@ -1,104 +1,149 @@
 #include "parquet/writer_page.h"
 
+#include <atomic>
+#include <exception>
 #include <limits>
+#include <mutex>
+#include <thread>
 
 #include "parquet/crc32.h"
 #include "parquet/writer_options.h"
 
 namespace timef::parquet {
+namespace {
 
-PageSink::PageSink(OutputStream& out, Compressor& compressor, std::string output_name,
-                   std::string column_name)
-    : out_(out),
-      compressor_(compressor),
-      output_name_(std::move(output_name)),
-      column_name_(std::move(column_name)) {}
-
-std::int32_t PageSink::CheckedSize(std::size_t size) const {
+std::int32_t CheckedSize(std::size_t size, const std::string& output_name,
+                         const std::string& column_name) {
   if (size > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
-    throw WriterError(output_name_, column_name_,
+    throw WriterError(output_name, column_name,
                       "a page of " + std::to_string(size) +
                           " bytes exceeds the 2 GiB a page header can describe");
   }
   return static_cast<std::int32_t>(size);
 }
 
-void PageSink::AppendCompressed(std::span<const std::byte> input) {
-  if (compressor_.codec() == CompressionCodec::kUncompressed) {
-    stored_.insert(stored_.end(), input.begin(), input.end());
+void CompressOne(PendingPage& page, Compressor& compressor, const std::string& output_name,
+                 const std::string& column_name) {
+  page.stored.clear();
+  page.stored.insert(page.stored.end(), page.stored_prefix.begin(), page.stored_prefix.end());
+  if (compressor.codec() == CompressionCodec::kUncompressed) {
+    page.stored.insert(page.stored.end(), page.body.begin(), page.body.end());
   } else {
-    compressor_.Compress(input, stored_);
+    compressor.Compress(page.body, page.stored);
   }
+  page.header.compressed_page_size = CheckedSize(page.stored.size(), output_name, column_name);
+  page.header.crc = CrcToThrift(Crc32(page.stored));
+  // The uncompressed bytes are not needed once stored; give the memory back early.
+  std::vector<std::byte>().swap(page.body);
+  std::vector<std::byte>().swap(page.stored_prefix);
 }
 
-WrittenPage PageSink::Emit(PageHeader& header, std::span<const std::byte> stored) {
-  header.compressed_page_size = CheckedSize(stored.size());
-  header.crc = CrcToThrift(Crc32(stored));
-  header_.clear();
-  WriteThrift(header, header_);
-  WrittenPage page;
-  page.offset = static_cast<std::int64_t>(out_.position());
-  page.header_bytes = static_cast<std::int64_t>(header_.size());
-  page.uncompressed_bytes = header.uncompressed_page_size;
-  page.compressed_bytes = header.compressed_page_size;
-  out_.Write(header_);
-  out_.Write(stored);
-  return page;
-}
+}  // namespace
 
-WrittenPage PageSink::WriteDictionaryPage(std::span<const std::byte> body,
-                                          std::int32_t num_entries) {
-  PageHeader header;
-  header.type = PageType::kDictionaryPage;
-  header.uncompressed_page_size = CheckedSize(body.size());
+PendingPage MakeDictionaryPage(std::span<const std::byte> body, std::int32_t num_entries,
+                               const std::string& output_name, const std::string& column_name) {
+  PendingPage page;
+  page.header.type = PageType::kDictionaryPage;
+  page.header.uncompressed_page_size = CheckedSize(body.size(), output_name, column_name);
   DictionaryPageHeader dictionary;
   dictionary.num_values = num_entries;
   dictionary.encoding = Encoding::kPlain;
-  header.dictionary_page_header = dictionary;
-  if (compressor_.codec() == CompressionCodec::kUncompressed) return Emit(header, body);
-  stored_.clear();
-  AppendCompressed(body);
-  return Emit(header, stored_);
+  page.header.dictionary_page_header = dictionary;
+  page.body.assign(body.begin(), body.end());
+  return page;
 }
 
-WrittenPage PageSink::WriteDataPageV1(std::span<const std::byte> body, std::int32_t num_values,
-                                      Encoding encoding) {
-  PageHeader header;
-  header.type = PageType::kDataPage;
-  header.uncompressed_page_size = CheckedSize(body.size());
+PendingPage MakeDataPageV1(std::span<const std::byte> body, std::int32_t num_values,
+                           Encoding encoding, const std::string& output_name,
+                           const std::string& column_name) {
+  PendingPage page;
+  page.header.type = PageType::kDataPage;
+  page.header.uncompressed_page_size = CheckedSize(body.size(), output_name, column_name);
   DataPageHeader data;
   data.num_values = num_values;
   data.encoding = encoding;
   data.definition_level_encoding = Encoding::kRle;
   data.repetition_level_encoding = Encoding::kRle;
-  header.data_page_header = data;
-  if (compressor_.codec() == CompressionCodec::kUncompressed) return Emit(header, body);
-  stored_.clear();
-  AppendCompressed(body);
-  return Emit(header, stored_);
+  page.header.data_page_header = data;
+  page.body.assign(body.begin(), body.end());
+  return page;
 }
 
-WrittenPage PageSink::WriteDataPageV2(std::span<const std::byte> levels,
-                                      std::int32_t repetition_bytes,
-                                      std::span<const std::byte> values, std::int32_t num_values,
-                                      std::int32_t num_nulls, std::int32_t num_rows,
-                                      Encoding encoding) {
-  PageHeader header;
-  header.type = PageType::kDataPageV2;
-  header.uncompressed_page_size = CheckedSize(levels.size() + values.size());
+PendingPage MakeDataPageV2(std::span<const std::byte> levels, std::int32_t repetition_bytes,
+                           std::span<const std::byte> values, std::int32_t num_values,
+                           std::int32_t num_nulls, std::int32_t num_rows, Encoding encoding,
+                           bool compressed, const std::string& output_name,
+                           const std::string& column_name) {
+  PendingPage page;
+  page.header.type = PageType::kDataPageV2;
+  page.header.uncompressed_page_size =
+      CheckedSize(levels.size() + values.size(), output_name, column_name);
   DataPageHeaderV2 data;
   data.num_values = num_values;
   data.num_nulls = num_nulls;
   data.num_rows = num_rows;
   data.encoding = encoding;
   data.repetition_levels_byte_length = repetition_bytes;
-  data.definition_levels_byte_length = CheckedSize(levels.size()) - repetition_bytes;
-  data.is_compressed = compressor_.codec() != CompressionCodec::kUncompressed;
-  header.data_page_header_v2 = data;
-  stored_.clear();
-  stored_.insert(stored_.end(), levels.begin(), levels.end());
-  AppendCompressed(values);
-  return Emit(header, stored_);
+  data.definition_levels_byte_length =
+      CheckedSize(levels.size(), output_name, column_name) - repetition_bytes;
+  data.is_compressed = compressed;
+  page.header.data_page_header_v2 = data;
+  page.stored_prefix.assign(levels.begin(), levels.end());
+  page.body.assign(values.begin(), values.end());
+  return page;
+}
+
+PageCompressors::PageCompressors(CompressionCodec codec, int level, int threads) : codec_(codec) {
+  if (threads < 1) {
+    throw ValidationError({.object = "parquet writer", .where = "compression_threads"},
+                          "must be at least 1, got " + std::to_string(threads));
+  }
+  for (int i = 0; i < threads; ++i) compressors_.emplace_back(codec, level);
+}
+
+void PageCompressors::CompressAll(std::span<PendingPage> pages, const std::string& output_name,
+                                  const std::string& column_name) {
+  const std::size_t workers = std::min(compressors_.size(), pages.size());
+  if (workers <= 1) {
+    for (PendingPage& page : pages) {
+      CompressOne(page, compressors_.front(), output_name, column_name);
+    }
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  auto work = [&](Compressor& compressor) {
+    try {
+      for (std::size_t i = next.fetch_add(1); i < pages.size(); i = next.fetch_add(1)) {
+        CompressOne(pages[i], compressor, output_name, column_name);
+      }
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+      next.store(pages.size());  // the others stop at their next page
+    }
+  };
+  {
+    std::vector<std::jthread> helpers;
+    helpers.reserve(workers - 1);
+    for (std::size_t t = 1; t < workers; ++t) helpers.emplace_back(work, std::ref(compressors_[t]));
+    work(compressors_.front());
+  }  // joins the helpers
+  if (failure) std::rethrow_exception(failure);
+}
+
+WrittenPage PageSink::Emit(const PendingPage& page) {
+  header_.clear();
+  WriteThrift(page.header, header_);
+  WrittenPage written;
+  written.offset = static_cast<std::int64_t>(out_.position());
+  written.header_bytes = static_cast<std::int64_t>(header_.size());
+  written.uncompressed_bytes = page.header.uncompressed_page_size;
+  written.compressed_bytes = page.header.compressed_page_size;
+  out_.Write(header_);
+  out_.Write(page.stored);
+  return written;
 }
 
 }  // namespace timef::parquet

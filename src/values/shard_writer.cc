@@ -129,6 +129,7 @@ ShardWriter::ShardWriter(const std::filesystem::path& release_dir, std::string v
   parquet::WriterOptions writer_options;
   writer_options.compression = options.compression;
   writer_options.compression_level = options.compression_level;
+  writer_options.compression_threads = options.compression_threads;
   writer_options.data_page_target_bytes = options.data_page_target_bytes;
   writer_options.columns = ShardColumnOptions(*spec_, encoding);
   writer_options.key_value_metadata = {parquet::KeyValue{kSpecTypeKey, spec_->spec_type}};

@@ -32,6 +32,9 @@ void ValidateValuesOptions(const ValuesOptions& options) {
     Reject("compression_level",
            "zstd level must be 1..22, got " + std::to_string(options.compression_level));
   }
+  if (options.compression_threads < 1 || options.compression_threads > 256) {
+    Reject("threads", "must be 1..256, got " + std::to_string(options.compression_threads));
+  }
 }
 
 }  // namespace timef::values

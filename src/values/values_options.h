@@ -18,6 +18,8 @@ struct ValuesOptions {
   // DECIDE §7.2: the writer offers zstd and uncompressed only.
   parquet::CompressionCodec compression = parquet::CompressionCodec::kZstd;
   int compression_level = 19;  // zstd 1..22
+  // Threads compressing the pages of each column chunk; the shards are identical for any count.
+  int compression_threads = 1;
   // Global override (card `metadata.value_encoding` or writer option); kAuto = the §7.4 rule.
   manifest::ValueEncodingChoice value_encoding = manifest::ValueEncodingChoice::kAuto;
   // DECIDE §7.4: per-spec_type override, wins over `value_encoding` for that spec_type.

@@ -28,6 +28,7 @@ values::ValuesOptions ToValuesOptions(const WriteOptions& options,
   out.data_page_target_bytes = options.data_page_target_bytes;
   out.compression = Codec(options);
   out.compression_level = options.compression_level;
+  out.compression_threads = options.threads;
   out.value_encoding =
       options.value_encoding.value_or(card_choice.value_or(manifest::ValueEncodingChoice::kAuto));
   out.value_encoding_by_spec = options.value_encoding_by_spec;

@@ -38,23 +38,34 @@ std::map<std::string, std::string> GoldenChecksums() {
   return out;
 }
 
-TEST(HelloWorldGoldenTest, ShardsAndPayloadFilesAreByteIdenticalToTheGoldenList) {
+// The checksums of the values shards and payload files of hello-world written with `threads`.
+std::map<std::string, std::string> WrittenChecksums(int threads) {
   const char* env = std::getenv("TIMEF_TEST_OUT");
   const fs::path base = env != nullptr ? fs::path(env) : fs::temp_directory_path();
   const fs::path root = base / ("demo-golden-" + std::to_string(std::random_device{}()));
   fs::remove_all(root);
   auto dataset = BuildHelloWorld();
-  const WriteResult result =
-      WriteRelease(*dataset, HelloWorldCard(), root, HelloWorldWriteOptions());
-
+  WriteOptions options = HelloWorldWriteOptions();
+  options.threads = threads;
+  const WriteResult result = WriteRelease(*dataset, HelloWorldCard(), root, options);
   std::map<std::string, std::string> written;
   for (const auto& part : result.manifest.files.time_series) written[part.path] = part.checksum;
   for (const auto& part : result.manifest.files.payloads) written[part.path] = part.checksum;
   fs::remove_all(root);
+  return written;
+}
 
+TEST(HelloWorldGoldenTest, ShardsAndPayloadFilesAreByteIdenticalToTheGoldenList) {
   const std::map<std::string, std::string> golden = GoldenChecksums();
   ASSERT_FALSE(golden.empty());
-  EXPECT_EQ(written, golden);
+  EXPECT_EQ(WrittenChecksums(1), golden);
+}
+
+// Compressing on several threads must not change a byte (issue 14: parallel write).
+TEST(HelloWorldGoldenTest, TwoAndThreeThreadWritesAreByteIdenticalToTheOneThreadWrite) {
+  const std::map<std::string, std::string> golden = GoldenChecksums();
+  EXPECT_EQ(WrittenChecksums(2), golden);
+  EXPECT_EQ(WrittenChecksums(3), golden);
 }
 
 }  // namespace
