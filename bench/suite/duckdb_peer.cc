@@ -8,15 +8,6 @@
 namespace timef::bench {
 namespace {
 
-std::string Quote(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) {
-    if (c == '\'') out += '\'';
-    out += c;
-  }
-  return out + "'";
-}
-
 // Owns a duckdb_result.
 class Result {
  public:
@@ -122,12 +113,21 @@ double DuckDb::Scalar(const std::string& sql) {
   return duckdb_value_double(result.get(), 0, 0);
 }
 
+std::string QuoteSql(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'') out += '\'';
+    out += c;
+  }
+  return out + "'";
+}
+
 ParquetPeer::ParquetPeer(std::vector<std::filesystem::path> shards, int threads)
     : db_({}, false, threads) {
   files_ = "[";
   for (std::size_t i = 0; i < shards.size(); ++i) {
     if (i) files_ += ", ";
-    files_ += Quote(shards[i].string());
+    files_ += QuoteSql(shards[i].string());
   }
   files_ += "]";
   db_.Execute("SET parquet_metadata_cache = true");

@@ -35,6 +35,9 @@ class DuckDb {
   duckdb_connection con_ = nullptr;
 };
 
+// A SQL string literal of `text` (single quotes doubled).
+std::string QuoteSql(const std::string& text);
+
 class ParquetPeer {
  public:
   ParquetPeer(std::vector<std::filesystem::path> shards, int threads);

@@ -49,6 +49,10 @@ CorpusPaths PathsFor(const SuiteOptions& options, CorpusKind kind);
 Json TimefWriteOnce(const SuiteOptions& options, CorpusKind kind);
 // {"seconds", "bytes"}: writes the raw store of the same corpus.
 Json RawWriteOnce(const SuiteOptions& options, CorpusKind kind);
+// {"seconds", "bytes"}: DuckDB (options.duckdb_threads threads) writes the values of the release
+// at options.release as one Parquet file with COPY ... (FORMAT parquet, COMPRESSION zstd,
+// COMPRESSION_LEVEL = the suite's level); the values are loaded into memory first, untimed.
+Json DuckDbWriteOnce(const SuiteOptions& options, CorpusKind kind);
 // {"seconds"}: only generates every signal's values (the loaders' share of both writes).
 Json GenerateOnce(const SuiteOptions& options, CorpusKind kind);
 // Bytes per file kind and per encoding of the written release, from its manifest and footers.

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "parquet/file_reader.h"
+#include "suite/duckdb_peer.h"
 #include "suite/raw_store.h"
 #include "suite/stats.h"
 #include "suite/workloads.h"
@@ -49,6 +50,29 @@ Json RawWriteOnce(const SuiteOptions& options, CorpusKind kind) {
   Stopwatch clock;
   const std::int64_t bytes = WriteRawStore(corpus, PathsFor(options, kind).raw);
   return Json{{"seconds", clock.Seconds()}, {"bytes", bytes}};
+}
+
+Json DuckDbWriteOnce(const SuiteOptions& options, CorpusKind kind) {
+  const CorpusPaths paths = PathsFor(options, kind);
+  const manifest::Manifest m = ReadManifest(paths.release / kManifestFileName);
+  std::string files = "[";
+  for (const auto& part : m.files.time_series) {
+    if (files.size() > 1) files += ", ";
+    files += QuoteSql((paths.release / part.path).string());
+  }
+  files += "]";
+  const std::filesystem::path out = paths.release.parent_path() / "duckdb_write.parquet";
+  std::filesystem::remove(out);
+  DuckDb db({}, false, options.duckdb_threads);
+  db.Execute("CREATE TABLE v AS SELECT * FROM read_parquet(" + files + ")");
+  Stopwatch clock;
+  db.Execute("COPY v TO " + QuoteSql(out.string()) +
+             " (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL " +
+             std::to_string(options.write_options.compression_level) + ")");
+  const double seconds = clock.Seconds();
+  const auto bytes = static_cast<std::int64_t>(std::filesystem::file_size(out));
+  std::filesystem::remove(out);
+  return Json{{"seconds", seconds}, {"bytes", bytes}};
 }
 
 Json GenerateOnce(const SuiteOptions& options, CorpusKind kind) {
