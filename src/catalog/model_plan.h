@@ -17,8 +17,6 @@
 
 namespace timef::catalog {
 
-using model::Annotation;
-
 struct SourceRow {
   const model::Source* source;
   int64_t key;
@@ -33,7 +31,7 @@ struct SignalRow {
   std::vector<ChunkLocator> chunks;
 };
 struct OccurrenceRow {
-  const Annotation* annotation;
+  const model::Annotation* annotation;
   int64_t key;
   int64_t content_key;
   std::string_view object_type;
@@ -51,7 +49,7 @@ struct Plan {
   std::vector<std::pair<const model::Task*, int64_t>> tasks;  // by task_id
   std::vector<const model::AnnotationContent*> contents;      // content_key = index + 1
   std::vector<OccurrenceRow> occurrences;
-  std::vector<std::pair<const Annotation*, int64_t>> registered;
+  std::vector<std::pair<const model::Annotation*, int64_t>> registered;
   // Packed text: text_key = index + 1; the keys below are per plan.tasks / plan.contents index.
   std::vector<std::pair<TextLocator, std::string_view>> texts;  // (locator, kind)
   std::vector<std::optional<int64_t>> prompt_keys;
@@ -63,7 +61,7 @@ struct Plan {
   std::unordered_map<const model::TimeAxis*, int64_t> axis_key;
   std::map<std::optional<int64_t>, int64_t> clock_id;
   std::unordered_map<const model::AnnotationContent*, int64_t> content_key;
-  std::unordered_map<const Annotation*, int64_t> occurrence_key;
+  std::unordered_map<const model::Annotation*, int64_t> occurrence_key;
 };
 
 // The plan of `dataset` (IDs assigned, validated), asking `sink` for locators in the order
