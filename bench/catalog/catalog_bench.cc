@@ -12,6 +12,8 @@
 #include "catalog/duckdb_database.h"
 #include "catalog/hydrate.h"
 #include "catalog/model_writer.h"
+#include "catalog/value_resolver.h"
+#include "timef/error.h"
 #include "timef/model.h"
 
 namespace timef::catalog {
@@ -25,19 +27,45 @@ std::filesystem::path Scratch(const std::string& name) {
   return path;
 }
 
-ModelWriteOptions OneChunkEach() {
-  ModelWriteOptions options;
-  auto row = std::make_shared<int64_t>(0);
-  options.chunks = [row](const model::Signal& signal) {
-    const int64_t r = (*row)++;
+// One chunk per signal, 128 rows per row group, 4096 per shard; no offsets, text inline.
+class OneChunkEach final : public PayloadSink {
+ public:
+  std::vector<ChunkLocator> Chunks(const model::Signal& signal) override {
+    const int64_t r = row_++;
     return std::vector<ChunkLocator>{ChunkLocator{
         .value_path = "time_series/part-" + std::string(8 - std::to_string(r / 4096).size(), '0') +
                       std::to_string(r / 4096) + ".parquet",
         .major = (r % 4096) / 128,
         .minor = r % 128,
         .n_values = signal.n_values()}};
-  };
-  return options;
+  }
+  std::optional<OffsetsLocator> StoreOffsets(const model::TimeAxis&) override {
+    return std::nullopt;
+  }
+  std::optional<TextLocator> PackText(const model::Text&) override { return std::nullopt; }
+  std::optional<TextLocator> PackTextList(const model::TextList&) override { return std::nullopt; }
+
+ private:
+  int64_t row_ = 0;
+};
+
+// Builds model objects only: signals get no values source, nothing is packed or irregular.
+class NoFiles final : public ValueResolver {
+ public:
+  std::shared_ptr<const model::SignalValues> Values(const model::Signal&,
+                                                    std::vector<ChunkLocator>) const override {
+    return nullptr;
+  }
+  std::shared_ptr<const model::TimeOffsets> Offsets(const OffsetsLocator&, int64_t,
+                                                    int64_t) const override {
+    throw Error({.object = "bench"}, "no irregular axes in this benchmark");
+  }
+  model::Text Text(const TextLocator&, int64_t) const override { return model::Text(""); }
+  model::TextList TextList(const TextLocator&, int64_t) const override { return model::TextList{}; }
+};
+
+CatalogHydrator Hydrator(const Database& db) {
+  return CatalogHydrator(Connection(db), std::make_shared<const NoFiles>());
 }
 
 // `records` records, each with one device source holding `signals` signals on a shared axis and
@@ -68,6 +96,8 @@ std::unique_ptr<model::Dataset> MakeDataset(int records, int signals, int tasks)
     task->set_split(t % 10 == 0 ? model::Split::kTest : model::Split::kTrain);
     task->AddTarget(model::TaskTarget::OfText(t % 3 == 0 ? "afib" : "normal"));
   }
+  d->AssignIds();
+  d->Validate();  // WriteCatalog's precondition
   return d;
 }
 
@@ -75,7 +105,8 @@ void BM_WriteRecords(benchmark::State& state) {
   auto d = MakeDataset(2000, 12, 0);
   for (auto _ : state) {
     const auto path = Scratch("write.duckdb");
-    WriteCatalog(path, *d, OneChunkEach());
+    OneChunkEach sink;
+    WriteCatalog(path, *d, sink);
   }
   state.SetItemsProcessed(state.iterations() * 2000 * 12);
 }
@@ -85,7 +116,8 @@ const std::filesystem::path& TenThousand() {
   static const std::filesystem::path path = [] {
     auto d = MakeDataset(10000, 12, 200000);
     auto path = Scratch("read.duckdb");
-    WriteCatalog(path, *d, OneChunkEach());
+    OneChunkEach sink;
+    WriteCatalog(path, *d, sink);
     return path;
   }();
   return path;
@@ -93,7 +125,7 @@ const std::filesystem::path& TenThousand() {
 
 void BM_HydrateAllRecords(benchmark::State& state) {
   Database db = Database::Open(TenThousand(), AccessMode::kReadOnly);
-  CatalogHydrator hydrator{Connection(db)};
+  CatalogHydrator hydrator = Hydrator(db);
   for (auto _ : state) {
     int64_t n = 0;
     hydrator.ForEachRecordBatch([&](std::vector<std::shared_ptr<model::Record>> batch) {
@@ -114,7 +146,7 @@ std::vector<int64_t> ScatteredIds() {
 
 void BM_Hydrate100ByIdBatched(benchmark::State& state) {
   Database db = Database::Open(TenThousand(), AccessMode::kReadOnly);
-  CatalogHydrator hydrator{Connection(db)};
+  CatalogHydrator hydrator = Hydrator(db);
   const std::vector<int64_t> ids = ScatteredIds();
   for (auto _ : state) benchmark::DoNotOptimize(hydrator.RecordsById(ids));
 }
@@ -122,7 +154,7 @@ BENCHMARK(BM_Hydrate100ByIdBatched)->Unit(benchmark::kMillisecond);
 
 void BM_Hydrate100ByIdOneAtATime(benchmark::State& state) {
   Database db = Database::Open(TenThousand(), AccessMode::kReadOnly);
-  CatalogHydrator hydrator{Connection(db)};
+  CatalogHydrator hydrator = Hydrator(db);
   const std::vector<int64_t> ids = ScatteredIds();
   for (auto _ : state) {
     for (int64_t id : ids) benchmark::DoNotOptimize(hydrator.RecordsById(std::vector<int64_t>{id}));
@@ -134,7 +166,8 @@ void BM_WriteTasks(benchmark::State& state) {
   auto d = MakeDataset(10000, 1, 200000);
   for (auto _ : state) {
     const auto path = Scratch("tasks.duckdb");
-    WriteCatalog(path, *d, OneChunkEach());
+    OneChunkEach sink;
+    WriteCatalog(path, *d, sink);
   }
   state.SetItemsProcessed(state.iterations() * 200000);
 }
@@ -142,7 +175,7 @@ BENCHMARK(BM_WriteTasks)->Unit(benchmark::kMillisecond)->Iterations(2);
 
 void BM_HydrateAllTasks(benchmark::State& state) {
   Database db = Database::Open(TenThousand(), AccessMode::kReadOnly);
-  CatalogHydrator hydrator{Connection(db)};
+  CatalogHydrator hydrator = Hydrator(db);
   for (auto _ : state) {
     int64_t n = 0;
     hydrator.ForEachTaskBatch({}, [&](std::vector<std::shared_ptr<model::Task>> batch) {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "catalog/duckdb_result.h"
-#include "catalog/model_writer.h"
+#include "core/locators.h"
 
 namespace timef::catalog {
 
@@ -15,7 +15,7 @@ namespace timef::catalog {
 inline constexpr std::string_view kChunkColumns =
     "sc.payload_source, sc.value_path, sc.chunk_major_index, sc.chunk_minor_index, sc.n_values";
 
-// The chunk of one signal's chunk rows as they arrive in chunk_index order: checks that indexes
+// The chunks of one signal's chunk rows as they arrive in chunk_index order: checks that indexes
 // run 0..k-1 without gaps and that the chunks add up to the signal's n_values.
 class ChunkSequence {
  public:

@@ -23,8 +23,19 @@ std::vector<int64_t> Column(Result result) {
 
 }  // namespace
 
-CatalogHydrator::CatalogHydrator(Connection connection, HydrateOptions options)
-    : connection_(std::move(connection)), options_(std::move(options)) {}
+CatalogHydrator::CatalogHydrator(Connection connection,
+                                 std::shared_ptr<const ValueResolver> requested,
+                                 std::shared_ptr<const ValueResolver> parents_only,
+                                 HydrateBatching batching)
+    : connection_(std::move(connection)),
+      requested_(std::move(requested)),
+      parents_only_(std::move(parents_only)),
+      batching_(batching) {}
+
+CatalogHydrator::CatalogHydrator(Connection connection,
+                                 std::shared_ptr<const ValueResolver> resolver,
+                                 HydrateBatching batching)
+    : CatalogHydrator(std::move(connection), resolver, resolver, batching) {}
 
 int64_t CatalogHydrator::RecordCount() {
   return Column(connection_.Query("SELECT count(*)::BIGINT FROM records", "records")).at(0);
@@ -38,7 +49,7 @@ std::vector<std::shared_ptr<model::Record>> CatalogHydrator::RecordsInReadOrder(
       "records");
   statement.BindInt64(1, begin).BindInt64(2, begin + count);
   const std::vector<int64_t> keys = Column(statement.Execute());
-  HydrateGraph graph(connection_, options_);
+  HydrateGraph graph(connection_, *requested_, *parents_only_);
   graph.LoadRecords(keys);
   std::vector<std::shared_ptr<model::Record>> out;
   out.reserve(keys.size());
@@ -73,7 +84,7 @@ std::vector<std::shared_ptr<model::Record>> CatalogHydrator::RecordsById(
     for (int64_t id : missing) list += (list.empty() ? "" : ", ") + std::to_string(id);
     throw NotFoundError({.object = "records", .where = "record_id"}, "unknown record IDs: " + list);
   }
-  HydrateGraph graph(connection_, options_);
+  HydrateGraph graph(connection_, *requested_, *parents_only_);
   graph.LoadRecords(keys);
   std::vector<std::shared_ptr<model::Record>> out;
   out.reserve(keys.size());
@@ -84,14 +95,14 @@ std::vector<std::shared_ptr<model::Record>> CatalogHydrator::RecordsById(
 void CatalogHydrator::ForEachRecordBatch(
     const std::function<void(std::vector<std::shared_ptr<model::Record>>)>& batch) {
   const int64_t total = RecordCount();
-  const int64_t size = std::max<int64_t>(1, options_.record_batch);
+  const int64_t size = std::max<int64_t>(1, batching_.record_batch);
   for (int64_t begin = 0; begin < total; begin += size) batch(RecordsInReadOrder(begin, size));
 }
 
 std::vector<std::shared_ptr<model::Task>> CatalogHydrator::Tasks(const TaskFilter& filter,
                                                                  int64_t after_task_id,
                                                                  int64_t limit) {
-  HydrateGraph graph(connection_, options_);
+  HydrateGraph graph(connection_, *requested_, *parents_only_);
   return TasksIn(graph, filter, after_task_id, limit);
 }
 
@@ -120,16 +131,16 @@ std::vector<std::shared_ptr<model::Task>> CatalogHydrator::TasksIn(HydrateGraph&
 void CatalogHydrator::ForEachTaskBatch(
     const TaskFilter& filter,
     const std::function<void(std::vector<std::shared_ptr<model::Task>>)>& batch) {
-  const int64_t size = std::max<int64_t>(1, options_.task_batch);
+  const int64_t size = std::max<int64_t>(1, batching_.task_batch);
   int64_t after = 0;
   std::unique_ptr<HydrateGraph> graph;
   while (true) {
     // Tasks are built per batch (a batch's from_tasks closure is rebuilt with it); records stay.
-    if (graph && !graph->built_unreached_records() &&
-        graph->record_count() <= options_.task_record_cache) {
+    if (graph && !graph->built_parents_only_records() &&
+        graph->record_count() <= batching_.task_record_cache) {
       graph->ForgetTasks();
     } else {
-      graph = std::make_unique<HydrateGraph>(connection_, options_);
+      graph = std::make_unique<HydrateGraph>(connection_, *requested_, *parents_only_);
     }
     std::vector<std::shared_ptr<model::Task>> tasks = TasksIn(*graph, filter, after, size);
     if (tasks.empty()) return;
@@ -141,7 +152,7 @@ void CatalogHydrator::ForEachTaskBatch(
 }
 
 std::unique_ptr<model::Dataset> CatalogHydrator::ReadDataset() {
-  HydrateGraph graph(connection_, options_);
+  HydrateGraph graph(connection_, *requested_, *parents_only_);
   model::Dataset& dataset = graph.dataset();
   {
     Result r = connection_.Query(

@@ -15,40 +15,13 @@
 #include <vector>
 
 #include "catalog/duckdb_database.h"
-#include "catalog/model_writer.h"
+#include "catalog/value_resolver.h"
 #include "timef/model.h"
 
 namespace timef::catalog {
 
-// One text_payloads row (§6.3) without its kind, which the column it is met in implies.
-struct TextPayloadRow {
-  int64_t text_key = 0;
-  std::optional<std::string> payload_source;  // nullopt = this release
-  std::string file;
-  int64_t row = 0;
-  int64_t length = 0;  // UTF-8 bytes (text) or element count (text_list)
-  bool operator==(const TextPayloadRow&) const = default;
-};
-
-struct HydrateOptions {
-  // Also reachable as HydrateOptions::TextPayloadRow.
-  using TextPayloadRow = catalog::TextPayloadRow;
-  // Lazy offsets of an irregular axis. Without it, loading the offsets raises Error.
-  std::function<std::shared_ptr<const model::TimeOffsets>(const OffsetsLocator&)> offsets;
-  // The lazy Text / TextList of a packed value (prompt, rationale, text target, annotation text or
-  // text list). Meeting a packed value without its hook raises FormatError naming table and column.
-  std::function<model::Text(const TextPayloadRow&)> text;
-  std::function<model::TextList(const TextPayloadRow&)> text_list;
-  // The values source of a hydrated signal from its signal_chunks rows in chunk_index order.
-  // Called once per signal that has chunk rows (a null answer leaves the signal without values);
-  // unset = signal_chunks is not read at all.
-  std::function<std::shared_ptr<const model::SignalValues>(const model::Signal&,
-                                                           std::vector<ChunkLocator>)>
-      values;
-  // The hooks for what a task read builds only because a requested task derives from it: the
-  // from_tasks parents, their annotations and the records only they reference (FORMAT.md §11:
-  // a read's load plan does not reach them). Null = the hooks above.
-  std::shared_ptr<const HydrateOptions> unreached;
+// Batch sizes of a hydrator (plain numbers; what is read from files is the ValueResolver's).
+struct HydrateBatching {
   int64_t record_batch = 1000;
   int64_t task_batch = 5000;
   // ForEachTaskBatch keeps the records (with their sources, signals and annotations) it built for
@@ -74,16 +47,25 @@ struct TaskFilter {
 
 class HydrateGraph;
 
+// Values, offsets and packed text are handed to a ValueResolver: `requested` for what the call
+// asks for and what it references, `parents_only` for what a task read builds only because a
+// requested task derives from it (the from_tasks parents, their annotations and the records only
+// they reference: FORMAT.md §11, a read's load plan does not reach them). The hydrator shares
+// ownership of both. One hydrator is used by one thread at a time.
 class CatalogHydrator {
  public:
-  explicit CatalogHydrator(Connection connection, HydrateOptions options = {});
+  CatalogHydrator(Connection connection, std::shared_ptr<const ValueResolver> requested,
+                  std::shared_ptr<const ValueResolver> parents_only, HydrateBatching batching = {});
+  // One resolver for everything.
+  CatalogHydrator(Connection connection, std::shared_ptr<const ValueResolver> resolver,
+                  HydrateBatching batching = {});
 
   int64_t RecordCount();
   // Records at read_order [begin, begin + count).
   std::vector<std::shared_ptr<model::Record>> RecordsInReadOrder(int64_t begin, int64_t count);
   // Records by ID in caller order. NotFoundError listing every unknown ID before building anything.
   std::vector<std::shared_ptr<model::Record>> RecordsById(std::span<const int64_t> ids);
-  // Calls `batch` with every record in read order, options.record_batch at a time.
+  // Calls `batch` with every record in read order, batching.record_batch at a time.
   void ForEachRecordBatch(
       const std::function<void(std::vector<std::shared_ptr<model::Record>>)>& batch);
 
@@ -91,8 +73,8 @@ class CatalogHydrator {
   // and tasks they reference are built in the same graph (referenced tasks are not returned).
   std::vector<std::shared_ptr<model::Task>> Tasks(const TaskFilter& filter, int64_t after_task_id,
                                                   int64_t limit);
-  // Batches of Tasks(filter, …, options.task_batch) in task_id order. Records are shared across
-  // batches as options.task_record_cache says; tasks are built per batch.
+  // Batches of Tasks(filter, …, batching.task_batch) in task_id order. Records are shared across
+  // batches as batching.task_record_cache says; tasks are built per batch.
   void ForEachTaskBatch(
       const TaskFilter& filter,
       const std::function<void(std::vector<std::shared_ptr<model::Task>>)>& batch);
@@ -106,7 +88,9 @@ class CatalogHydrator {
                                                     int64_t after_task_id, int64_t limit);
 
   Connection connection_;
-  HydrateOptions options_;
+  std::shared_ptr<const ValueResolver> requested_;
+  std::shared_ptr<const ValueResolver> parents_only_;
+  HydrateBatching batching_;
 };
 
 }  // namespace timef::catalog

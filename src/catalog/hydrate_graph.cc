@@ -51,19 +51,6 @@ model::AnnotationSpan AnnotationSpanOf(std::string_view type, std::optional<int6
   BadEnum("span_type", type);
 }
 
-// Offsets that no payload reader can load yet.
-class UnreadableOffsets final : public model::TimeOffsets {
- public:
-  explicit UnreadableOffsets(std::string path) : path_(std::move(path)) {}
-  std::shared_ptr<const std::vector<int64_t>> Load() const override {
-    throw Error({.file = path_, .where = "offsets_us"}, "no offsets reader is available");
-  }
-  bool is_loaded() const override { return false; }
-
- private:
-  std::string path_;
-};
-
 // Occurrence columns shared by annotation_occurrences and registered_annotations queries:
 // 0 occurrence_key, 1 object_key (or position), 2 span_type, 3 start_us, 4 end_us, 5 provenance,
 // 6 confidence, 7 metadata, 8 inherited alias, 9.. content columns.
@@ -86,8 +73,9 @@ std::string OccurrenceSelect(std::string_view second) {
 
 }  // namespace
 
-HydrateGraph::HydrateGraph(Connection& connection, const HydrateOptions& options)
-    : connection_(connection), options_(&options) {
+HydrateGraph::HydrateGraph(Connection& connection, const ValueResolver& requested,
+                           const ValueResolver& parents_only)
+    : connection_(connection), requested_(requested), parents_only_(parents_only) {
   Result result = connection_.Query("SELECT dataset_key, dataset_id, dataset_version FROM datasets",
                                     "datasets");
   std::optional<Chunk> chunk = result.Next();
@@ -124,7 +112,8 @@ std::shared_ptr<model::Record> HydrateGraph::Record(int64_t key) const {
   return it->second;
 }
 
-void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys) {
+void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys,
+                               const ValueResolver& values) {
   std::vector<int64_t> keys;
   for (int64_t key : record_keys) {
     if (!records_.contains(key)) keys.push_back(key);
@@ -249,13 +238,10 @@ void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys) {
               locator.row = c.Int64(26).Get(row);
               locator.n_values = c.Int64(27).Get(row);
               locator.digest = c.Varchar(28).Get(row);
-              locator.first_us = c.Int64(22).Get(row);
-              locator.last_us = c.Int64(23).Get(row);
-              std::shared_ptr<const model::TimeOffsets> offsets =
-                  options_->offsets ? options_->offsets(locator)
-                                    : std::make_shared<UnreadableOffsets>(locator.path);
-              axis = model::TimeAxis::IrregularLazy(locator.n_values, c.Int64(22).Get(row),
-                                                    c.Int64(23).Get(row), std::move(offsets));
+              const int64_t first_us = c.Int64(22).Get(row);
+              const int64_t last_us = c.Int64(23).Get(row);
+              axis = model::TimeAxis::IrregularLazy(locator.n_values, first_us, last_us,
+                                                    values.Offsets(locator, first_us, last_us));
               break;
             }
           }
@@ -277,12 +263,13 @@ void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys) {
       }
     }
   }
-  LoadValues(signal_keys);
-  LoadOccurrences(object_keys);
+  LoadValues(signal_keys, values);
+  LoadOccurrences(object_keys, values);
 }
 
 std::shared_ptr<const model::AnnotationContent> HydrateGraph::Content(const Chunk& c, size_t row,
-                                                                      int first) {
+                                                                      int first,
+                                                                      const ValueResolver& values) {
   const int64_t key = c.Int64(first).Get(row);
   std::shared_ptr<const model::AnnotationContent>& cached = contents_[key];
   if (cached) return cached;
@@ -293,7 +280,7 @@ std::shared_ptr<const model::AnnotationContent> HydrateGraph::Content(const Chun
       case model::ValueKind::kMarker:
         BadEnum("annotation_contents.value_kind", *kind_text);
       case model::ValueKind::kText:
-        if (auto packed = PackedTextAt(c, row, first + 4, first + 13, *options_,
+        if (auto packed = PackedTextAt(c, row, first + 4, first + 13, values,
                                        {"annotation_contents", "text_value_text_key"})) {
           value = model::AnnotationValue::OfText(std::move(*packed));
         } else {
@@ -310,7 +297,7 @@ std::shared_ptr<const model::AnnotationContent> HydrateGraph::Content(const Chun
         value = model::AnnotationValue::OfBoolean(c.Bool(first + 7).Get(row));
         break;
       case model::ValueKind::kTextList:
-        if (auto packed = PackedTextListAt(c, row, first + 9, first + 13, *options_,
+        if (auto packed = PackedTextListAt(c, row, first + 9, first + 13, values,
                                            {"annotation_contents", "text_list_value_text_key"})) {
           value = model::AnnotationValue::OfTextList(std::move(*packed));
         } else {
@@ -348,7 +335,8 @@ std::shared_ptr<model::Annotation> MakeOccurrence(
 
 }  // namespace
 
-void HydrateGraph::LoadOccurrences(const std::vector<int64_t>& object_keys) {
+void HydrateGraph::LoadOccurrences(const std::vector<int64_t>& object_keys,
+                                   const ValueResolver& values) {
   if (object_keys.empty()) return;
   Result r = Run(OccurrenceSelect("o.object_key") +
                      " FROM annotation_occurrences o JOIN {keys} q ON o.object_key = q.k "
@@ -359,7 +347,7 @@ void HydrateGraph::LoadOccurrences(const std::vector<int64_t>& object_keys) {
                  object_keys, "annotation_occurrences");
   while (std::optional<Chunk> chunk = r.Next()) {
     for (idx_t row = 0; row < chunk->size(); ++row) {
-      auto occurrence = MakeOccurrence(*chunk, row, Content(*chunk, row, 9));
+      auto occurrence = MakeOccurrence(*chunk, row, Content(*chunk, row, 9, values));
       const int64_t object = chunk->Int64(1).Get(row);
       model::Annotatable* target = object == dataset_key_
                                        ? static_cast<model::Annotatable*>(dataset_.get())
@@ -381,7 +369,7 @@ void HydrateGraph::ForgetTasks() {
 void HydrateGraph::LoadDatasetAnnotations() {
   if (dataset_annotations_loaded_) return;
   dataset_annotations_loaded_ = true;
-  LoadOccurrences({dataset_key_});
+  LoadOccurrences({dataset_key_}, requested_);
 }
 
 void HydrateGraph::LoadRegistered() {
@@ -397,7 +385,7 @@ void HydrateGraph::LoadRegistered() {
       "registered_annotations");
   while (std::optional<Chunk> chunk = r.Next()) {
     for (idx_t row = 0; row < chunk->size(); ++row) {
-      auto occurrence = MakeOccurrence(*chunk, row, Content(*chunk, row, 9));
+      auto occurrence = MakeOccurrence(*chunk, row, Content(*chunk, row, 9, requested_));
       occurrences_[chunk->Int64(0).Get(row)] = occurrence;
       registered_.push_back(std::move(occurrence));
     }

@@ -12,21 +12,27 @@
 
 #include "catalog/duckdb_database.h"
 #include "catalog/hydrate.h"
+#include "catalog/value_resolver.h"
 #include "timef/model.h"
 
 namespace timef::catalog {
 
 class HydrateGraph {
  public:
-  HydrateGraph(Connection& connection, const HydrateOptions& options);
+  // `requested` resolves what the call asks for, `parents_only` what only from_tasks parents reach
+  // (see CatalogHydrator); both must outlive the graph.
+  HydrateGraph(Connection& connection, const ValueResolver& requested,
+               const ValueResolver& parents_only);
 
   // Builds the records of `record_keys` (keys already built are skipped) with everything under
-  // them and their annotations.
-  void LoadRecords(const std::vector<int64_t>& record_keys);
+  // them and their annotations, resolved by `requested`.
+  void LoadRecords(const std::vector<int64_t>& record_keys) {
+    LoadRecords(record_keys, requested_);
+  }
   // Uses the caller's `records` (read earlier from this release, unchanged) in place of building
   // them: later references to them, their sources, signals and annotations resolve to these
-  // objects, and no hook runs on them. ValidationError when one does not match what is stored,
-  // NotFoundError for an unknown ID.
+  // objects, and no resolver is asked for them. ValidationError when one does not match what is
+  // stored, NotFoundError for an unknown ID.
   void AdoptRecords(const std::vector<std::shared_ptr<model::Record>>& records);
   // Builds the tasks of `task_keys` plus every task they reach through from_tasks or annotation
   // references, the records those tasks reference, registered and dataset annotations.
@@ -35,9 +41,10 @@ class HydrateGraph {
   // annotations: the next LoadTasks builds its tasks afresh and reuses the records.
   void ForgetTasks();
   int64_t record_count() const { return static_cast<int64_t>(records_.size()); }
-  // True once a LoadTasks built records with the `unreached` hooks (only from_tasks parents
-  // reference them): such records must not be reused for a later batch's requested tasks.
-  bool built_unreached_records() const { return built_unreached_records_; }
+  // True once a LoadTasks built records with the `parents_only` resolver (only from_tasks parents
+  // reference them) and it differs from `requested`: such records must not be reused for a later
+  // batch's requested tasks.
+  bool built_parents_only_records() const { return built_parents_only_records_; }
   // Attaches the dataset's own annotations to dataset() (once).
   void LoadDatasetAnnotations();
   // Builds the registered annotations (once).
@@ -53,24 +60,25 @@ class HydrateGraph {
 
  private:
   Result Run(std::string_view sql, const std::vector<int64_t>& keys, std::string_view what);
-  void LoadOccurrences(const std::vector<int64_t>& object_keys);
-  // Reads the chunk rows of `signal_keys` in one query and calls options_.values per signal.
-  void LoadValues(const std::vector<int64_t>& signal_keys);
+  // Each Load* below hands what it meets in files to `values`.
+  void LoadRecords(const std::vector<int64_t>& record_keys, const ValueResolver& values);
+  void LoadOccurrences(const std::vector<int64_t>& object_keys, const ValueResolver& values);
+  // Reads the chunk rows of `signal_keys` in one query and calls values.Values per signal.
+  void LoadValues(const std::vector<int64_t>& signal_keys, const ValueResolver& values);
   std::shared_ptr<const model::AnnotationContent> Content(const class Chunk& chunk, size_t row,
-                                                          int first_column);
+                                                          int first_column,
+                                                          const ValueResolver& values);
   std::shared_ptr<model::Signal> Signal(int64_t key) const;
   std::shared_ptr<model::Record> Record(int64_t key) const;
 
   Connection& connection_;
-  // The hooks in use: the read's, or its `unreached` ones while building what only from_tasks
-  // parents reach.
-  const HydrateOptions* options_;
-  class UsingUnreached;
+  const ValueResolver& requested_;
+  const ValueResolver& parents_only_;
   std::unique_ptr<model::Dataset> dataset_;
   int64_t dataset_key_ = 1;
   bool dataset_annotations_loaded_ = false;
   bool registered_loaded_ = false;
-  bool built_unreached_records_ = false;
+  bool built_parents_only_records_ = false;
   std::unordered_set<int64_t> adopted_;  // record IDs
   std::unordered_map<int64_t, std::shared_ptr<model::Record>> records_;
   std::unordered_map<int64_t, std::shared_ptr<model::Source>> sources_;

@@ -110,21 +110,6 @@ Json ParseJsonCell(std::string_view text, std::string_view column) {
 
 }  // namespace
 
-// Switches the graph to the `unreached` hooks for its lifetime.
-class HydrateGraph::UsingUnreached {
- public:
-  explicit UsingUnreached(HydrateGraph& graph) : graph_(graph), saved_(graph.options_) {
-    if (saved_->unreached) graph_.options_ = saved_->unreached.get();
-  }
-  ~UsingUnreached() { graph_.options_ = saved_; }
-  UsingUnreached(const UsingUnreached&) = delete;
-  UsingUnreached& operator=(const UsingUnreached&) = delete;
-
- private:
-  HydrateGraph& graph_;
-  const HydrateOptions* saved_;
-};
-
 void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
   if (task_keys.empty()) return;
   std::vector<int64_t> keys;
@@ -134,16 +119,12 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
   }
   if (keys.empty()) return;
 
-  // The requested tasks and what they reference get the read's hooks (its load plan); tasks built
-  // only as from_tasks parents, and what only they reach, get the `unreached` hooks. Per group:
-  // [0] = reached from a requested task, [1] = reached only through parents.
+  // The requested tasks and what they reference are resolved by `requested_` (the read's load
+  // plan); tasks built only as from_tasks parents, and what only they reach, by `parents_only_`.
+  // Per group: [0] = reached from a requested task, [1] = reached only through parents.
   const std::unordered_set<int64_t> requested(task_keys.begin(), task_keys.end());
-  const HydrateOptions& reached_hooks = *options_;
-  const HydrateOptions& unreached_hooks = options_->unreached ? *options_->unreached : *options_;
   auto group = [&](int64_t task_key) { return requested.contains(task_key) ? 0 : 1; };
-  auto hooks_for = [&](int64_t task_key) -> const HydrateOptions& {
-    return group(task_key) == 0 ? reached_hooks : unreached_hooks;
-  };
+  const ValueResolver* const resolver_of[2] = {&requested_, &parents_only_};
 
   // Rows first: they name the records, signals and occurrences to build, so that the records are
   // built in one LoadRecords call per group without a separate query over every reference table.
@@ -190,7 +171,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
       auto parent_id = c.Int64(20);
       for (idx_t row = 0; row < c.size(); ++row) {
         const int64_t key = task_key.Get(row);
-        const HydrateOptions& hooks = hooks_for(key);
+        const ValueResolver& values = *resolver_of[group(key)];
         task_groups[group(key)].push_back(key);
         std::string_view type_text = task_type.Get(row);
         auto task = std::make_shared<model::Task>(
@@ -199,7 +180,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
         if (auto v = prompt.Optional(row)) {
           task->set_prompt(std::string(*v));
         } else {
-          task->set_prompt(PackedTextAt(c, row, 4, kPrompt, hooks, {"tasks", "prompt_text_key"}));
+          task->set_prompt(PackedTextAt(c, row, 4, kPrompt, values, {"tasks", "prompt_text_key"}));
         }
         std::vector<model::InputModality> modalities;
         for (const std::string& m : input_modalities.Get(row)) {
@@ -230,7 +211,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
           task->set_rationale(std::string(*v));
         } else {
           task->set_rationale(
-              PackedTextAt(c, row, 17, kRationale, hooks, {"tasks", "rationale_text_key"}));
+              PackedTextAt(c, row, 17, kRationale, values, {"tasks", "rationale_text_key"}));
         }
         task->set_metadata(ParseJsonCell(metadata.Get(row), "tasks.metadata"));
         if (auto v = alias.Optional(row)) {
@@ -262,7 +243,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
         t.kind = ParseOr(model::ParseTargetKind(kind_text), "task_targets.target_kind", kind_text);
         switch (t.kind) {
           case model::TargetKind::kText:
-            if (auto packed = PackedTextAt(c, row, 3, 12, hooks_for(t.task_key),
+            if (auto packed = PackedTextAt(c, row, 3, 12, *resolver_of[g],
                                            {"task_targets", "text_value_text_key"})) {
               t.text = std::move(*packed);
             } else {
@@ -350,19 +331,16 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
       }
     }
   }
-  // What a requested task reaches is built first, so an object both groups use gets the read's
-  // hooks.
-  LoadOccurrences(task_groups[0]);
-  LoadRecords(record_keys[0]);
+  // What a requested task reaches is built first, so an object both groups use is resolved by
+  // `requested_`.
+  LoadOccurrences(task_groups[0], requested_);
+  LoadRecords(record_keys[0], requested_);
   LoadDatasetAnnotations();
   LoadRegistered();
-  {
-    UsingUnreached unreached(*this);
-    LoadOccurrences(task_groups[1]);
-    std::erase_if(record_keys[1], [this](int64_t key) { return records_.contains(key); });
-    if (!record_keys[1].empty() && options_ != &reached_hooks) built_unreached_records_ = true;
-    LoadRecords(record_keys[1]);
-  }
+  LoadOccurrences(task_groups[1], parents_only_);
+  std::erase_if(record_keys[1], [this](int64_t key) { return records_.contains(key); });
+  if (!record_keys[1].empty() && &parents_only_ != &requested_) built_parents_only_records_ = true;
+  LoadRecords(record_keys[1], parents_only_);
 
   for (PendingScope& scope : scopes) {
     for (int64_t key : scope.signal_keys) scope.span.signals.push_back(Signal(key));

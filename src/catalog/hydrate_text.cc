@@ -10,9 +10,14 @@ namespace {
                     problem);
 }
 
+struct KeyedLocator {
+  int64_t text_key;
+  TextLocator locator;
+};
+
 // The joined row of a non-NULL key, its kind checked against `kind`.
-std::optional<TextPayloadRow> RowAt(const Chunk& c, idx_t row, idx_t key_column, idx_t first,
-                                    std::string_view kind, bool has_hook, PackedSite site) {
+std::optional<KeyedLocator> RowAt(const Chunk& c, idx_t row, idx_t key_column, idx_t first,
+                                  std::string_view kind, PackedSite site) {
   const std::optional<int64_t> key = c.Int64(key_column).Optional(row);
   if (!key) return std::nullopt;
   const std::string name = "text key " + std::to_string(*key);
@@ -22,16 +27,12 @@ std::optional<TextPayloadRow> RowAt(const Chunk& c, idx_t row, idx_t key_column,
     Bad(site,
         name + " has kind '" + std::string(found) + "', expected '" + std::string(kind) + "'");
   }
-  if (!has_hook) {
-    Bad(site, name + ": packed " + std::string(kind) + " met but no " + std::string(kind) +
-                  " hook is set");
-  }
-  TextPayloadRow out;
-  out.text_key = *key;
-  if (auto source = c.Varchar(first + 1).Optional(row)) out.payload_source = std::string(*source);
-  out.file = c.Varchar(first + 2).Get(row);
-  out.row = c.Int64(first + 3).Get(row);
-  out.length = c.Int64(first + 5).Get(row);
+  KeyedLocator out{*key, {}};
+  TextLocator& l = out.locator;
+  if (auto source = c.Varchar(first + 1).Optional(row)) l.payload_source = std::string(*source);
+  l.file = c.Varchar(first + 2).Get(row);
+  l.row = c.Int64(first + 3).Get(row);
+  l.length = c.Int64(first + 5).Get(row);
   return out;
 }
 
@@ -44,21 +45,18 @@ std::string PackedColumns(std::string_view alias) {
 }
 
 std::optional<model::Text> PackedTextAt(const Chunk& chunk, idx_t row, idx_t key_column,
-                                        idx_t first, const HydrateOptions& options,
-                                        PackedSite site) {
-  std::optional<TextPayloadRow> packed =
-      RowAt(chunk, row, key_column, first, "text", static_cast<bool>(options.text), site);
+                                        idx_t first, const ValueResolver& values, PackedSite site) {
+  std::optional<KeyedLocator> packed = RowAt(chunk, row, key_column, first, "text", site);
   if (!packed) return std::nullopt;
-  return options.text(*packed);
+  return values.Text(packed->locator, packed->text_key);
 }
 
 std::optional<model::TextList> PackedTextListAt(const Chunk& chunk, idx_t row, idx_t key_column,
-                                                idx_t first, const HydrateOptions& options,
+                                                idx_t first, const ValueResolver& values,
                                                 PackedSite site) {
-  std::optional<TextPayloadRow> packed =
-      RowAt(chunk, row, key_column, first, "text_list", static_cast<bool>(options.text_list), site);
+  std::optional<KeyedLocator> packed = RowAt(chunk, row, key_column, first, "text_list", site);
   if (!packed) return std::nullopt;
-  return options.text_list(*packed);
+  return values.TextList(packed->locator, packed->text_key);
 }
 
 }  // namespace timef::catalog

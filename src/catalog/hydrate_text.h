@@ -1,6 +1,6 @@
 // Packed text on hydration (FORMAT.md §6.4 "Packed text"): queries join text_payloads next to each
-// packed key column, and these helpers turn the joined columns into the Text / TextList the
-// HydrateOptions hooks build.
+// packed key column, and these helpers turn the joined columns into a TextLocator and ask the
+// ValueResolver for its Text / TextList.
 #pragma once
 
 #include <optional>
@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "catalog/duckdb_result.h"
-#include "catalog/hydrate.h"
+#include "catalog/value_resolver.h"
 #include "timef/model.h"
 
 namespace timef::catalog {
@@ -25,12 +25,11 @@ struct PackedSite {
 
 // The packed value whose key is in column `key_column` and whose joined text_payloads columns
 // start at `first`; nullopt when the key is NULL. FormatError naming `site` when the key names no
-// text_payloads row, the row's kind differs, or the matching hook is unset.
+// text_payloads row or the row's kind differs.
 std::optional<model::Text> PackedTextAt(const Chunk& chunk, idx_t row, idx_t key_column,
-                                        idx_t first, const HydrateOptions& options,
-                                        PackedSite site);
+                                        idx_t first, const ValueResolver& values, PackedSite site);
 std::optional<model::TextList> PackedTextListAt(const Chunk& chunk, idx_t row, idx_t key_column,
-                                                idx_t first, const HydrateOptions& options,
+                                                idx_t first, const ValueResolver& values,
                                                 PackedSite site);
 
 }  // namespace timef::catalog

@@ -1,5 +1,5 @@
 // HydrateGraph::LoadValues: the signal_chunks rows of a batch, checked (§6.4) and handed to the
-// values hook.
+// ValueResolver.
 #include <string>
 
 #include "catalog/chunk_rows.h"
@@ -8,8 +8,9 @@
 
 namespace timef::catalog {
 
-void HydrateGraph::LoadValues(const std::vector<int64_t>& signal_keys) {
-  if (!options_->values || signal_keys.empty()) return;
+void HydrateGraph::LoadValues(const std::vector<int64_t>& signal_keys,
+                              const ValueResolver& values) {
+  if (signal_keys.empty()) return;
   Result r = Run("SELECT sc.signal_key, sc.chunk_index, " + std::string(kChunkColumns) +
                      " FROM signal_chunks sc JOIN {keys} q ON sc.signal_key = q.k "
                      "ORDER BY sc.signal_key, sc.chunk_index",
@@ -21,7 +22,7 @@ void HydrateGraph::LoadValues(const std::vector<int64_t>& signal_keys) {
   auto finish = [&] {
     if (chunks.empty()) return;
     const std::shared_ptr<model::Signal>& signal = Signal(current);
-    if (auto source = options_->values(*signal, chunks.Take(*signal->id(), signal->n_values()))) {
+    if (auto source = values.Values(*signal, chunks.Take(*signal->id(), signal->n_values()))) {
       signal->SetValuesSource(std::move(source));
     }
   };

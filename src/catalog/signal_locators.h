@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "catalog/duckdb_database.h"
-#include "catalog/model_writer.h"
+#include "core/locators.h"
 #include "timef/model.h"
 
 namespace timef::catalog {

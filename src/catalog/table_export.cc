@@ -41,12 +41,12 @@ constexpr auto CopyInt64List = CopyCell<&Chunk::Int64List, &ArrowTableBuilder::A
 constexpr auto CopyStringList = CopyCell<&Chunk::VarcharList, &ArrowTableBuilder::AppendStringList>;
 
 // A text column with a packed sibling: the inline value, else the packed value read through the
-// hook, else NULL (absent).
+// resolver, else NULL (absent).
 void CopyText(ArrowTableBuilder& b, std::size_t to, const Chunk& c, idx_t row, idx_t inline_column,
-              idx_t key_column, idx_t first_packed, const HydrateOptions& hooks, PackedSite site) {
+              idx_t key_column, idx_t first_packed, const ValueResolver& values, PackedSite site) {
   if (auto v = c.Varchar(inline_column).Optional(row)) {
     b.AppendString(to, *v);
-  } else if (auto packed = PackedTextAt(c, row, key_column, first_packed, hooks, site)) {
+  } else if (auto packed = PackedTextAt(c, row, key_column, first_packed, values, site)) {
     b.AppendString(to, packed->Read());
   } else {
     b.AppendNull(to);
@@ -80,7 +80,7 @@ std::string SignalIdsCte(std::string_view name, std::string_view table, std::str
 
 }  // namespace
 
-ArrowTable TaskTable(Connection& connection, const TaskFilter& filter, const HydrateOptions& text) {
+ArrowTable TaskTable(Connection& connection, const TaskFilter& filter, const ValueResolver& text) {
   const SelectedTasks selected(filter);
   const std::string sql =
       "WITH " + selected.cte +
@@ -175,7 +175,7 @@ ArrowTable TaskTable(Connection& connection, const TaskFilter& filter, const Hyd
 }
 
 ArrowTable TargetTable(Connection& connection, const TaskFilter& filter,
-                       const HydrateOptions& text) {
+                       const ValueResolver& text) {
   const SelectedTasks selected(filter);
   const std::string sql =
       "WITH " + selected.cte + ", " +
@@ -229,7 +229,7 @@ ArrowTable TargetTable(Connection& connection, const TaskFilter& filter,
   return b.Finish();
 }
 
-ArrowTable AnnotationTable(Connection& connection, const HydrateOptions& text) {
+ArrowTable AnnotationTable(Connection& connection, const ValueResolver& text) {
   const std::string sql =
       "WITH occ AS (SELECT a.occurrence_key, a.content_key, a.object_type, a.object_key, "
       "false AS registered, NULL::BIGINT AS reg_position, a.span_type, a.start_us, a.end_us, "

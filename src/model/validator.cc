@@ -7,11 +7,11 @@
 
 namespace timef::model {
 
-void Dataset::Validate() const { internal::Validator(*this).Run(); }
+DerivedSchema Dataset::Validate() const { return internal::Validator(*this).Run(); }
 
 namespace internal {
 
-void Validator::Run() {
+DerivedSchema Validator::Run() {
   CheckDataset();
   const auto& records = dataset_.records();
   for (size_t i = 0; i < records.size(); ++i) IndexRecord(*records[i], i);
@@ -25,7 +25,7 @@ void Validator::Run() {
   for (const auto& task : dataset_.tasks()) CheckTask(*task, tasks_.at(task.get()));
   CheckFromTaskCycles();
   // Conflicting specs per spec_type and conflicting descriptors per annotation key.
-  DeriveSchema(dataset_);
+  return DeriveSchema(dataset_);
 }
 
 void Validator::CheckDataset() { CheckOccurrences(dataset_, dataset_.Describe(), SpanContext{}); }

@@ -17,7 +17,8 @@ namespace timef::model::internal {
 class Validator {
  public:
   explicit Validator(const Dataset& dataset) : dataset_(dataset) {}
-  void Run();
+  // The schema DeriveSchema found while checking (specs and descriptors agree).
+  DerivedSchema Run();
 
  private:
   struct RecordInfo {

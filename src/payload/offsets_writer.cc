@@ -61,12 +61,13 @@ OffsetsPayloadWriter::OffsetsPayloadWriter(std::filesystem::path release_dir,
 
 OffsetsPayloadWriter::~OffsetsPayloadWriter() = default;
 
-OffsetsLocation OffsetsPayloadWriter::Add(std::span<const std::int64_t> offsets) {
+OffsetsLocator OffsetsPayloadWriter::Add(std::span<const std::int64_t> offsets) {
   CheckOffsets(offsets);
   Impl& impl = *impl_;
   parquet::ColumnData& column = impl.column;
-  OffsetsLocation location{impl.series.current_name(), impl.series.current_rows() + column.num_rows,
-                           static_cast<std::int64_t>(offsets.size()), OffsetsDigest(offsets)};
+  OffsetsLocator location{std::nullopt, impl.series.current_name(),
+                          impl.series.current_rows() + column.num_rows,
+                          static_cast<std::int64_t>(offsets.size()), OffsetsDigest(offsets)};
   // The engine's slots are little-endian, so the host order can be copied as is.
   static_assert(std::endian::native == std::endian::little);
   const std::span<const std::byte> bytes = std::as_bytes(offsets);

@@ -15,15 +15,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/locators.h"
 #include "payload/payload_options.h"
 
 namespace timef::payload {
-
-struct TextLocation {
-  std::string file;  // relative to the release
-  std::int64_t row = 0;
-  std::int64_t length = 0;  // UTF-8 bytes (text) or element count (text_list)
-};
 
 class TextPayloadWriter {
  public:
@@ -33,8 +28,9 @@ class TextPayloadWriter {
   TextPayloadWriter& operator=(const TextPayloadWriter&) = delete;
 
   // ValidationError when a string is not valid UTF-8.
-  TextLocation AddText(std::string_view utf8);
-  TextLocation AddTextList(std::span<const std::string> elements);
+  // The locators name this release (payload_source nullopt) and a file relative to it.
+  TextLocator AddText(std::string_view utf8);
+  TextLocator AddTextList(std::span<const std::string> elements);
   // Writes what is buffered, closes the open file (fsynced) and returns every file written, by
   // path. No values → no file.
   std::vector<PayloadFile> Finish();
@@ -42,13 +38,6 @@ class TextPayloadWriter {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
-};
-
-struct OffsetsLocation {
-  std::string file;
-  std::int64_t row = 0;
-  std::int64_t n_values = 0;
-  std::string digest;  // OffsetsDigest(offsets)
 };
 
 class OffsetsPayloadWriter {
@@ -59,7 +48,8 @@ class OffsetsPayloadWriter {
   OffsetsPayloadWriter& operator=(const OffsetsPayloadWriter&) = delete;
 
   // `offsets` must be non-empty and non-decreasing (ValidationError otherwise).
-  OffsetsLocation Add(std::span<const std::int64_t> offsets);
+  // The locator's digest is OffsetsDigest(offsets).
+  OffsetsLocator Add(std::span<const std::int64_t> offsets);
   std::vector<PayloadFile> Finish();
 
  private:

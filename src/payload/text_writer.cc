@@ -51,8 +51,9 @@ struct TextPayloadWriter::Impl {
     buffered_bytes = 0;
   }
 
-  TextLocation Locate(std::int64_t length) const {
-    return TextLocation{series.current_name(), series.current_rows() + text.num_rows, length};
+  TextLocator Locate(std::int64_t length) const {
+    return TextLocator{std::nullopt, series.current_name(), series.current_rows() + text.num_rows,
+                       length};
   }
 
   // Ends the row just appended to both columns.
@@ -82,10 +83,10 @@ TextPayloadWriter::TextPayloadWriter(std::filesystem::path release_dir, PayloadO
 
 TextPayloadWriter::~TextPayloadWriter() = default;
 
-TextLocation TextPayloadWriter::AddText(std::string_view utf8) {
+TextLocator TextPayloadWriter::AddText(std::string_view utf8) {
   CheckUtf8(utf8, "text");
   Impl& impl = *impl_;
-  const TextLocation location = impl.Locate(static_cast<std::int64_t>(utf8.size()));
+  const TextLocator location = impl.Locate(static_cast<std::int64_t>(utf8.size()));
   AppendBytes(impl.text, utf8);
   impl.text.validity.push_back(1);
   impl.list.list_validity.push_back(0);
@@ -93,12 +94,12 @@ TextLocation TextPayloadWriter::AddText(std::string_view utf8) {
   return location;
 }
 
-TextLocation TextPayloadWriter::AddTextList(std::span<const std::string> elements) {
+TextLocator TextPayloadWriter::AddTextList(std::span<const std::string> elements) {
   for (std::size_t i = 0; i < elements.size(); ++i) {
     CheckUtf8(elements[i], "text_list[" + std::to_string(i) + "]");
   }
   Impl& impl = *impl_;
-  const TextLocation location = impl.Locate(static_cast<std::int64_t>(elements.size()));
+  const TextLocator location = impl.Locate(static_cast<std::int64_t>(elements.size()));
   std::int64_t bytes = 0;
   for (const std::string& element : elements) {
     AppendBytes(impl.list, element);

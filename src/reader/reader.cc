@@ -1,5 +1,5 @@
 // Reader: each request takes a catalog lease (reopening after Close() or a fork), builds its
-// objects with one CatalogHydrator and the hooks of its LoadPlan, and returns one graph.
+// objects with one CatalogHydrator and the ValueResolver of its LoadPlan, and returns one graph.
 #include "timef/reader.h"
 
 #include <limits>
@@ -80,8 +80,7 @@ void Reader::Close() { state_->Close(); }
 
 std::unique_ptr<model::Dataset> Reader::Read(const LoadPlan& load) {
   catalog::CatalogLease lease = state_->Lease();
-  return catalog::CatalogHydrator(lease.connection(), state_->HydrateOptionsFor(load))
-      .ReadDataset();
+  return state_->Hydrator(lease.connection(), load).ReadDataset();
 }
 
 std::vector<std::int64_t> Reader::RecordIds() {
@@ -107,15 +106,14 @@ RecordStream Reader::IterRecords(const RecordQuery& query) {
           std::span<const std::int64_t> slice(ids->data() + next, count);
           next += count;
           catalog::CatalogLease lease = state->Lease();
-          return catalog::CatalogHydrator(lease.connection(), state->HydrateOptionsFor(query.load))
-              .RecordsById(slice);
+          return state->Hydrator(lease.connection(), query.load).RecordsById(slice);
         });
   }
   return RecordStream(
       [state, query, next = std::int64_t{0},
        total = std::optional<std::int64_t>()]() mutable -> std::optional<RecordStream::Batch> {
         catalog::CatalogLease lease = state->Lease();
-        catalog::CatalogHydrator hydrator(lease.connection(), state->HydrateOptionsFor(query.load));
+        catalog::CatalogHydrator hydrator = state->Hydrator(lease.connection(), query.load);
         if (!total) total = hydrator.RecordCount();
         if (next >= *total) return std::nullopt;
         RecordStream::Batch batch = hydrator.RecordsInReadOrder(next, query.batch_size);
@@ -127,7 +125,7 @@ RecordStream Reader::IterRecords(const RecordQuery& query) {
 std::vector<std::shared_ptr<model::Task>> Reader::ReadTasks(const TaskQuery& query) {
   const catalog::TaskFilter filter = FilterOf(query);
   catalog::CatalogLease lease = state_->Lease();
-  return catalog::CatalogHydrator(lease.connection(), state_->HydrateOptionsFor(query.load))
+  return state_->Hydrator(lease.connection(), query.load)
       .Tasks(filter, 0, std::numeric_limits<std::int64_t>::max());
 }
 
@@ -141,8 +139,7 @@ TaskStream Reader::IterTasks(const TaskQuery& query) {
     if (done) return std::nullopt;
     catalog::CatalogLease lease = state->Lease();
     TaskStream::Batch batch =
-        catalog::CatalogHydrator(lease.connection(), state->HydrateOptionsFor(load))
-            .Tasks(filter, after, batch_size);
+        state->Hydrator(lease.connection(), load).Tasks(filter, after, batch_size);
     if (batch.empty()) {
       done = true;
       return std::nullopt;
@@ -158,8 +155,7 @@ std::vector<std::shared_ptr<model::Record>> Reader::GetRecords(std::span<const s
   CheckIds(ids, "record");
   const std::vector<std::int64_t> distinct = Distinct(ids);
   catalog::CatalogLease lease = state_->Lease();
-  const auto records = catalog::CatalogHydrator(lease.connection(), state_->HydrateOptionsFor(load))
-                           .RecordsById(distinct);
+  const auto records = state_->Hydrator(lease.connection(), load).RecordsById(distinct);
   std::unordered_map<std::int64_t, std::shared_ptr<model::Record>> by_id;
   for (std::size_t i = 0; i < distinct.size(); ++i) by_id[distinct[i]] = records[i];
   std::vector<std::shared_ptr<model::Record>> out;
@@ -206,7 +202,7 @@ std::vector<std::shared_ptr<model::Task>> Reader::GetTasks(std::span<const std::
   catalog::CheckTaskIds(lease.connection(), distinct, type);
   catalog::TaskFilter filter;
   filter.ids = distinct;
-  const auto tasks = catalog::CatalogHydrator(lease.connection(), state_->HydrateOptionsFor(load))
+  const auto tasks = state_->Hydrator(lease.connection(), load)
                          .Tasks(filter, 0, std::numeric_limits<std::int64_t>::max());
   std::unordered_map<std::int64_t, std::shared_ptr<model::Task>> by_id;
   for (const auto& task : tasks) by_id.emplace(*task->id(), task);

@@ -2,6 +2,7 @@
 
 #include "catalog/lookup.h"
 #include "reader/lazy_handles.h"
+#include "reader/read_resolver.h"
 #include "timef/error.h"
 
 namespace timef {
@@ -35,67 +36,74 @@ catalog::CatalogLease ReaderState::Lease() {
   return catalog_->Lease();
 }
 
-fs::path ReaderState::ResolveOwn(const std::optional<std::string>& payload_source,
-                                 const std::string& path, bool values_file,
-                                 const std::string& what) const {
+std::shared_ptr<const catalog::ValueResolver> ReaderState::Resolver(const LoadPlan& plan) {
+  return std::make_shared<const ReadResolver>(shared_from_this(), plan);
+}
+
+catalog::CatalogHydrator ReaderState::Hydrator(catalog::Connection connection,
+                                               const LoadPlan& plan) {
+  std::shared_ptr<const catalog::ValueResolver> requested = Resolver(plan);
+  // FORMAT.md §11: a plan does not reach what a read builds only as from_tasks parents. An all
+  // lazy plan needs no second resolver, which lets task batches reuse their records.
+  const bool all_lazy = plan.signal_values == Loading::kLazy &&
+                        plan.time_offsets == Loading::kLazy && plan.text == Loading::kLazy;
+  std::shared_ptr<const catalog::ValueResolver> parents_only =
+      all_lazy ? requested : Resolver(LoadPlan::AllLazy());
+  return catalog::CatalogHydrator(std::move(connection), std::move(requested),
+                                  std::move(parents_only));
+}
+
+fs::path ReaderState::Resolve(const std::optional<std::string>& payload_source,
+                              const std::string& path, StoredFile kind, bool missing_row,
+                              const std::string& what) const {
+  const bool values_file = kind == StoredFile::kValues;
+  std::string problem;
   if (payload_source) {
-    // This reader resolves own files only; a locator naming another release needs the payload
-    // source to be listed in the manifest, which Open() refuses for now.
-    throw FormatError(
-        {.file = release_dir_ / manifest::kControlFileName, .where = what},
-        "payload_source '" + *payload_source + "' is not a key of the manifest's payload_sources");
+    // Open() refuses manifests with payload_sources for now, so no source is reachable.
+    problem =
+        "payload_source '" + *payload_source + "' is not a key of the manifest's payload_sources";
+  } else if (values_file && path.starts_with("time_series.zarr/")) {
+    problem = "'" + path + "' is a Zarr locator; this reader reads Parquet values only";
+  } else if (values_file && missing_row) {
+    problem = "the Parquet locator of '" + path + "' has no row index (chunk_minor_index)";
+  } else if (!(values_file ? own_values_.contains(path) : own_payloads_.contains(path))) {
+    problem = "locator names '" + path + "', which the manifest does not list in files." +
+              (values_file ? "time_series" : "payloads");
   }
-  const bool listed = values_file ? own_values_.contains(path) : own_payloads_.contains(path);
-  if (!listed) {
-    throw FormatError({.file = release_dir_ / manifest::kControlFileName, .where = what},
-                      "locator names '" + path + "', which the manifest does not list in files." +
-                          (values_file ? "time_series" : "payloads"));
+  if (!problem.empty()) {
+    throw FormatError({.file = release_dir_ / manifest::kControlFileName, .where = what}, problem);
   }
   return release_dir_ / path;
+}
+
+fs::path ReaderState::ResolveFile(const ChunkLocator& locator, const std::string& what) const {
+  return Resolve(locator.payload_source, locator.value_path, StoredFile::kValues,
+                 !locator.minor.has_value(), what);
+}
+
+fs::path ReaderState::ResolveFile(const OffsetsLocator& locator, const std::string& what) const {
+  return Resolve(locator.payload_source, locator.path, StoredFile::kPayload, false, what);
+}
+
+fs::path ReaderState::ResolveFile(const TextLocator& locator, const std::string& what) const {
+  return Resolve(locator.payload_source, locator.file, StoredFile::kPayload, false, what);
 }
 
 model::ValueArray ReaderState::ReadChunk(const values::ChunkRef& chunk, const model::Spec& spec) {
   return chunks_.Read(chunk, spec);
 }
 
-std::string ReaderState::CacheKey(const std::string& file, std::int64_t row, bool list) {
-  return file + (list ? "|L|" : "|T|") + std::to_string(row);
-}
-
-const std::vector<std::string>* ReaderState::FindCached(const std::string& file, std::int64_t row,
-                                                        bool list) {
-  auto found = text_index_.find(CacheKey(file, row, list));
-  if (found == text_index_.end()) return nullptr;
-  text_cache_.splice(text_cache_.begin(), text_cache_, found->second);
-  return &text_cache_.front().value;
-}
-
-void ReaderState::Cache(const std::string& file, std::int64_t row, bool list,
-                        std::vector<std::string> value) {
-  std::int64_t bytes = 0;
-  for (const std::string& s : value) bytes += static_cast<std::int64_t>(s.size()) + 32;
-  text_cache_.push_front(CachedText{file, row, list, std::move(value), bytes});
-  text_index_[CacheKey(file, row, list)] = text_cache_.begin();
-  text_cache_bytes_ += bytes;
-  while (text_cache_.size() > 1 && text_cache_bytes_ > kTextCacheBytes) {
-    const CachedText& old = text_cache_.back();
-    text_cache_bytes_ -= old.bytes;
-    text_index_.erase(CacheKey(old.file, old.row, old.list));
-    text_cache_.pop_back();
-  }
-}
-
 std::string ReaderState::ReadText(const payload::TextRef& ref) {
-  if (const auto* hit = FindCached(ref.name, ref.row, false)) return hit->front();
+  if (const auto* hit = text_cache_.Find(ref.file, ref.row, false)) return hit->front();
   std::string value = payloads_.ReadText(ref);
-  Cache(ref.name, ref.row, false, {value});
+  text_cache_.Put(ref.file, ref.row, false, {value});
   return value;
 }
 
 std::vector<std::string> ReaderState::ReadTextList(const payload::TextRef& ref) {
-  if (const auto* hit = FindCached(ref.name, ref.row, true)) return *hit;
+  if (const auto* hit = text_cache_.Find(ref.file, ref.row, true)) return *hit;
   std::vector<std::string> value = payloads_.ReadTextList(ref);
-  Cache(ref.name, ref.row, true, value);
+  text_cache_.Put(ref.file, ref.row, true, value);
   return value;
 }
 
@@ -131,8 +139,8 @@ std::vector<const SignalIndex::Entry*> ReaderState::IndexedSignals(
     }
   }
   if (!missing.empty()) {
-    const SignalIndex::Resolve resolve = [this](const catalog::ChunkLocator& l) {
-      return ResolveOwn(l.payload_source, l.value_path, true, "signal_chunks.value_path");
+    const SignalIndex::Resolve resolve = [this](const ChunkLocator& l) {
+      return ResolveFile(l, "signal_chunks.value_path");
     };
     auto add = [&](catalog::SignalLocatorRow&& row) { signal_index_.Add(std::move(row), resolve); };
     catalog::CatalogLease lease = Lease();
@@ -161,9 +169,7 @@ void ReaderState::Close() {
   if (catalog_) catalog_->Close();
   chunks_.Clear();
   payloads_.Clear();
-  text_cache_.clear();
-  text_index_.clear();
-  text_cache_bytes_ = 0;
+  text_cache_.Clear();
 }
 
 }  // namespace timef

@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -16,8 +15,11 @@
 
 #include "catalog/catalog_reader.h"
 #include "catalog/hydrate.h"
+#include "catalog/value_resolver.h"
+#include "core/locators.h"
 #include "payload/payload_reader.h"
 #include "reader/signal_index.h"
+#include "reader/text_cache.h"
 #include "timef/manifest.h"
 #include "timef/reader.h"
 #include "values/chunk_reader.h"
@@ -38,13 +40,19 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
 
   // The catalog session (opened by the first lease; §6.1 checks on first open).
   catalog::CatalogLease Lease();
-  // Hydration hooks that build lazy (or, per `plan`, loaded) values, offsets and text.
-  catalog::HydrateOptions HydrateOptionsFor(const LoadPlan& plan);
+  // A hydrator whose ValueResolver builds lazy (or, per `plan`, loaded) values, offsets and text
+  // (ReadResolver); what only from_tasks parents reach is resolved all lazy (FORMAT.md §11).
+  catalog::CatalogHydrator Hydrator(catalog::Connection connection, const LoadPlan& plan);
+  // The resolver of a read with `plan`, for the table exports.
+  std::shared_ptr<const catalog::ValueResolver> Resolver(const LoadPlan& plan);
 
-  // The file a locator names: an own file the manifest lists, else FormatError naming `what`.
-  std::filesystem::path ResolveOwn(const std::optional<std::string>& payload_source,
-                                   const std::string& path, bool values_file,
-                                   const std::string& what) const;
+  // The file a locator names, relative to its storing release: an own file the manifest lists.
+  // The one place a locator becomes a file: FormatError naming `what` (table.column and object)
+  // for a payload_source (not readable yet), a Zarr chunk locator, a Parquet chunk without a row
+  // index, or a file the manifest does not list.
+  std::filesystem::path ResolveFile(const ChunkLocator& locator, const std::string& what) const;
+  std::filesystem::path ResolveFile(const OffsetsLocator& locator, const std::string& what) const;
+  std::filesystem::path ResolveFile(const TextLocator& locator, const std::string& what) const;
 
   model::ValueArray ReadChunk(const values::ChunkRef& chunk, const model::Spec& spec);
   std::string ReadText(const payload::TextRef& ref);
@@ -64,18 +72,12 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   void Close();
 
  private:
-  // Decoded text values, newest first, bounded by kTextCacheBytes (the newest is kept even when
-  // larger).
-  struct CachedText {
-    std::string file;
-    std::int64_t row;
-    bool list;
-    std::vector<std::string> value;  // one element for kind text
-    std::int64_t bytes;
-  };
+  enum class StoredFile { kValues, kPayload };
+  std::filesystem::path Resolve(const std::optional<std::string>& payload_source,
+                                const std::string& path, StoredFile kind, bool missing_row,
+                                const std::string& what) const;
+
   static constexpr std::int64_t kTextCacheBytes = 64 * 1024 * 1024;
-  const std::vector<std::string>* FindCached(const std::string& file, std::int64_t row, bool list);
-  void Cache(const std::string& file, std::int64_t row, bool list, std::vector<std::string> value);
 
   std::filesystem::path release_dir_;
   manifest::Manifest manifest_;
@@ -85,10 +87,7 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   std::unique_ptr<catalog::CatalogReader> catalog_;
   values::ChunkReader chunks_;
   payload::PayloadReader payloads_;
-  static std::string CacheKey(const std::string& file, std::int64_t row, bool list);
-  std::list<CachedText> text_cache_;
-  std::unordered_map<std::string, std::list<CachedText>::iterator> text_index_;
-  std::int64_t text_cache_bytes_ = 0;
+  TextCache text_cache_{kTextCacheBytes};
   std::uint64_t catalog_opens_ = 0;
   std::uint64_t catalog_requests_ = 0;
   // Kept until the reader is destroyed: Close() drops open files, not what was resolved.

@@ -6,14 +6,14 @@
 
 namespace timef {
 
-std::uint32_t SignalIndex::FileIndex(const catalog::ChunkLocator& locator, const Resolve& resolve) {
-  // Files of other releases are refused by `resolve`, so the value path alone is the key.
-  auto it = file_index_.find(locator.value_path);
+std::uint32_t SignalIndex::FileIndex(const ChunkLocator& locator, const Resolve& resolve) {
+  auto key = std::make_pair(locator.payload_source, locator.value_path);
+  auto it = file_index_.find(key);
   if (it != file_index_.end()) return it->second;
   File file{resolve(locator), locator.value_path};
   const auto index = static_cast<std::uint32_t>(files_.size());
   files_.push_back(std::move(file));
-  file_index_.emplace(locator.value_path, index);
+  file_index_.emplace(std::move(key), index);
   return index;
 }
 
@@ -32,7 +32,7 @@ void SignalIndex::Add(catalog::SignalLocatorRow&& row, const Resolve& resolve) {
   entry.spec = SpecIndex(std::move(row.spec));
   entry.first_chunk = chunks_.size();
   entry.n_chunks = static_cast<std::uint32_t>(row.chunks.size());
-  for (const catalog::ChunkLocator& locator : row.chunks) {
+  for (const ChunkLocator& locator : row.chunks) {
     if (!locator.minor) {
       throw FormatError(
           {.object = "signal_chunks", .where = "chunk_minor_index"},

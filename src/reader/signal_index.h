@@ -6,12 +6,16 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "catalog/signal_locators.h"
+#include "core/locators.h"
 #include "timef/model.h"
 #include "values/chunk_reader.h"
 
@@ -27,8 +31,9 @@ class SignalIndex {
     std::uint64_t first_chunk = 0;
   };
 
-  // Turns a locator's (payload_source, value_path) into the file it names, or throws.
-  using Resolve = std::function<std::filesystem::path(const catalog::ChunkLocator&)>;
+  // Turns a locator's (payload_source, value_path) into the file it names, or throws
+  // (ReaderState::ResolveFile). Called once per distinct (payload_source, value_path).
+  using Resolve = std::function<std::filesystem::path(const ChunkLocator&)>;
 
   // Adds (or replaces) one signal.
   void Add(catalog::SignalLocatorRow&& row, const Resolve& resolve);
@@ -57,13 +62,14 @@ class SignalIndex {
     std::filesystem::path path;
     std::string value_path;
   };
-  std::uint32_t FileIndex(const catalog::ChunkLocator& locator, const Resolve& resolve);
+  std::uint32_t FileIndex(const ChunkLocator& locator, const Resolve& resolve);
   std::uint32_t SpecIndex(std::shared_ptr<const model::Spec> spec);
 
   std::unordered_map<std::int64_t, Entry> entries_;
   std::vector<CompactChunk> chunks_;
   std::vector<File> files_;
-  std::unordered_map<std::string, std::uint32_t> file_index_;  // value_path → files_ index
+  // (storing release, value_path) → files_ index: two releases' shards may share a value_path.
+  std::map<std::pair<std::optional<std::string>, std::string>, std::uint32_t> file_index_;
   std::vector<std::shared_ptr<const model::Spec>> specs_;
   bool complete_ = false;
 };

@@ -1,5 +1,5 @@
 // Reader::ReadTaskTable / ReadTargetTable / ReadAnnotationTable: the catalog builds the Arrow
-// tables (all SQL stays in src/catalog); the reader supplies the lease and the text hooks, so
+// tables (all SQL stays in src/catalog); the reader supplies the lease and its ValueResolver, so
 // packed text is read through the reader's payload files, cache and locator checks.
 #include "catalog/table_export.h"
 #include "reader/reader_state.h"
@@ -17,18 +17,18 @@ constexpr LoadPlan kTextLoaded{.text = Loading::kEager};
 ArrowTable Reader::ReadTaskTable(const TaskQuery& query) {
   const catalog::TaskFilter filter = FilterOf(query);
   catalog::CatalogLease lease = state_->Lease();
-  return catalog::TaskTable(lease.connection(), filter, state_->HydrateOptionsFor(kTextLoaded));
+  return catalog::TaskTable(lease.connection(), filter, *state_->Resolver(kTextLoaded));
 }
 
 ArrowTable Reader::ReadTargetTable(const TaskQuery& query) {
   const catalog::TaskFilter filter = FilterOf(query);
   catalog::CatalogLease lease = state_->Lease();
-  return catalog::TargetTable(lease.connection(), filter, state_->HydrateOptionsFor(kTextLoaded));
+  return catalog::TargetTable(lease.connection(), filter, *state_->Resolver(kTextLoaded));
 }
 
 ArrowTable Reader::ReadAnnotationTable() {
   catalog::CatalogLease lease = state_->Lease();
-  return catalog::AnnotationTable(lease.connection(), state_->HydrateOptionsFor(kTextLoaded));
+  return catalog::AnnotationTable(lease.connection(), *state_->Resolver(kTextLoaded));
 }
 
 }  // namespace timef

@@ -140,7 +140,7 @@ ShardWriter::ShardWriter(const std::filesystem::path& release_dir, std::string v
 
 ShardWriter::~ShardWriter() = default;
 
-std::vector<ChunkPlacement> ShardWriter::WriteRowGroup(std::deque<BufferedChunk> chunks) {
+std::vector<ChunkLocator> ShardWriter::WriteRowGroup(std::deque<BufferedChunk> chunks) {
   const std::int64_t row_group = writer_->num_row_groups();
   const auto rows = static_cast<std::int64_t>(chunks.size());
   KeyColumns keys;
@@ -150,7 +150,7 @@ std::vector<ChunkPlacement> ShardWriter::WriteRowGroup(std::deque<BufferedChunk>
   keys.spec_type.byte_offsets.push_back(0);
   keys.signal.byte_offsets.push_back(0);
 
-  std::vector<ChunkPlacement> placements;
+  std::vector<ChunkLocator> placements;
   placements.reserve(chunks.size());
   std::int64_t row = 0;
   while (!chunks.empty()) {
@@ -163,7 +163,8 @@ std::vector<ChunkPlacement> ShardWriter::WriteRowGroup(std::deque<BufferedChunk>
     keys.n_values.push_back(static_cast<std::int32_t>(chunk.n_values()));
     AppendText(spec_->spec_type, keys.spec_type);
     AppendText(*chunk.signal_name, keys.signal);
-    placements.push_back(ChunkPlacement{value_path_, row_group, row++, chunk.n_values()});
+    placements.push_back(
+        ChunkLocator{std::nullopt, value_path_, row_group, row++, chunk.n_values()});
   }
   keys.spec_type.num_rows = rows;
   keys.signal.num_rows = rows;

@@ -31,7 +31,7 @@ class ShardWriter {
 
   // Writes `chunks` as the next row group, dropping each chunk once it is handed to the engine,
   // and returns where each landed, in order.
-  std::vector<ChunkPlacement> WriteRowGroup(std::deque<BufferedChunk> chunks);
+  std::vector<ChunkLocator> WriteRowGroup(std::deque<BufferedChunk> chunks);
 
   // Bytes written to the file so far.
   std::int64_t bytes() const { return static_cast<std::int64_t>(out_.position()); }

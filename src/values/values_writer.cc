@@ -116,7 +116,7 @@ class ValuesSession {
       pending_bytes_ += chunk.bytes;
     }
     if (shard_ == nullptr) OpenShard();
-    std::vector<ChunkPlacement> placed = shard_->WriteRowGroup(std::move(chunks));
+    std::vector<ChunkLocator> placed = shard_->WriteRowGroup(std::move(chunks));
     for (std::size_t i = 0; i < placed.size(); ++i) {
       result_.chunks[signal_ids[i]].push_back(std::move(placed[i]));
     }

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/locators.h"
 #include "timef/manifest.h"
 #include "timef/model.h"
 #include "values/values_options.h"
@@ -32,15 +33,6 @@ struct SignalInput {
   std::int64_t n_values = 0;                // timesteps
   // Returns the conformed values (dtype of the spec, n_values steps, enum as codes). Called once.
   std::function<std::shared_ptr<const model::ValueArray>()> load;
-};
-
-// Where one chunk landed: row `row` of row group `row_group` of `value_path`.
-struct ChunkPlacement {
-  std::string value_path;  // relative to the release, e.g. "time_series/part-00000000.parquet"
-  std::int64_t row_group = 0;
-  std::int64_t row = 0;
-  std::int64_t n_values = 0;
-  bool operator==(const ChunkPlacement&) const = default;
 };
 
 struct ShardInfo {
@@ -59,9 +51,11 @@ struct ShardEvent {
 };
 
 struct ValuesResult {
-  std::map<std::int64_t, std::vector<ChunkPlacement>> chunks;  // signal_id → chunks in order
-  std::vector<ShardInfo> shards;                               // sorted by path
-  std::map<std::string, manifest::ValueEncoding> encodings;    // spec_type → encoding written
+  // signal_id → where each chunk landed, in order: own release (payload_source nullopt),
+  // major = row group, minor = row in it.
+  std::map<std::int64_t, std::vector<ChunkLocator>> chunks;
+  std::vector<ShardInfo> shards;                             // sorted by path
+  std::map<std::string, manifest::ValueEncoding> encodings;  // spec_type → encoding written
 };
 
 // Writes every input's values under `release_dir` (the staging directory; `time_series/` is

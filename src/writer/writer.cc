@@ -14,7 +14,9 @@
 #include "payload/payload_writer.h"
 #include "timef/error.h"
 #include "values/values_writer.h"
+#include "writer/audit_facts.h"
 #include "writer/manifest_builder.h"
+#include "writer/release_sink.h"
 #include "writer/staging.h"
 #include "writer/write_options.h"
 
@@ -133,15 +135,14 @@ void CheckStagedFiles(const fs::path& dir, const std::set<std::string>& listed) 
 
 WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card,
                            const fs::path& release_dir, const WriteOptions& options) {
-  // 1. Validate everything the caller gave.
+  // 1. Validate everything the caller gave, once: the schema comes out of the validation.
   const values::ValuesOptions values_options =
       writer::ToValuesOptions(options, card.value_encoding);
   const payload::PayloadOptions payload_options = writer::ToPayloadOptions(options);
   JoinCard(card, dataset);
   CheckCard(card);
   dataset.AssignIds();
-  dataset.Validate();
-  const model::DerivedSchema schema = model::DeriveSchema(dataset);
+  const model::DerivedSchema schema = dataset.Validate();
   const std::vector<std::shared_ptr<model::Signal>> signals = AllSignals(dataset);
   CheckWritable(dataset, signals);
 
@@ -171,69 +172,15 @@ WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card,
                event.shard.path);
       });
 
-  Report(options, WriteStage::kCatalog);
-  payload::TextPayloadWriter texts(dir, payload_options);
-  payload::OffsetsPayloadWriter offsets(dir, payload_options);
-  const std::int64_t threshold = options.text_pack_threshold_bytes;
-  catalog::ModelWriteOptions catalog_options;
-  catalog_options.chunks = [&](const model::Signal& signal) {
-    std::vector<catalog::ChunkLocator> out;
-    auto found = stored.chunks.find(*signal.id());
-    if (found == stored.chunks.end()) return out;
-    for (const values::ChunkPlacement& c : found->second) {
-      out.push_back(
-          catalog::ChunkLocator{std::nullopt, c.value_path, c.row_group, c.row, c.n_values});
-    }
-    return out;
-  };
-  catalog_options.offsets = [&](const model::TimeAxis& axis) {
-    const auto values = axis.LoadOffsets();
-    const payload::OffsetsLocation at = offsets.Add(*values);
-    return std::optional<catalog::OffsetsLocator>(
-        catalog::OffsetsLocator{std::nullopt, at.file, at.row, at.n_values, at.digest});
-  };
-  catalog_options.pack_text = [&](const model::Text& text) -> std::optional<catalog::PackedText> {
-    if (text.size() <= threshold) return std::nullopt;
-    const payload::TextLocation at = texts.AddText(text.Read());
-    return catalog::PackedText{std::nullopt, at.file, at.row, at.length};
-  };
-  catalog_options.pack_text_list =
-      [&](const model::TextList& list) -> std::optional<catalog::PackedText> {
-    const std::vector<std::string> elements = list.Read();
-    std::int64_t bytes = 0;
-    for (const std::string& e : elements) bytes += static_cast<std::int64_t>(e.size());
-    if (bytes <= threshold) return std::nullopt;
-    const payload::TextLocation at = texts.AddTextList(elements);
-    return catalog::PackedText{std::nullopt, at.file, at.row, at.length};
-  };
-
   // 5. The catalog (deleted by WriteCatalog itself on error; the staging removal covers the rest).
+  Report(options, WriteStage::kCatalog);
+  writer::ReleasePayloadSink sink(stored, dir, payload_options, options.text_pack_threshold_bytes);
   const fs::path control = dir / manifest::kControlFileName;
-  const catalog::ModelWriteSummary summary =
-      catalog::WriteCatalog(control, dataset, catalog_options);
-  std::vector<payload::PayloadFile> payload_files = texts.Finish();
-  for (auto& f : offsets.Finish()) payload_files.push_back(std::move(f));
+  const catalog::ModelWriteSummary summary = catalog::WriteCatalog(control, dataset, sink);
+  const std::vector<payload::PayloadFile> payload_files = sink.Finish();
 
-  std::vector<std::string> time_series_paths;
-  for (const values::ShardInfo& shard : stored.shards) time_series_paths.push_back(shard.path);
-  std::vector<std::string> payload_paths;
-  for (const payload::PayloadFile& f : payload_files) payload_paths.push_back(f.path);
-  std::sort(payload_paths.begin(), payload_paths.end());
-
-  // 6. Writer-side checks of §14 on the staged files.
-  std::set<std::string> listed(time_series_paths.begin(), time_series_paths.end());
-  listed.insert(payload_paths.begin(), payload_paths.end());
-  listed.insert(std::string(manifest::kControlFileName));
-  CheckStagedFiles(dir, listed);
-  if (options.audit) {
-    Report(options, WriteStage::kAudit);
-    catalog::AuditFacts facts = catalog::ModelAuditFacts(dataset, summary);
-    facts.own_time_series = time_series_paths;
-    facts.own_payloads = payload_paths;
-    catalog::Audit(control, facts);
-  }
-
-  // 7. Hash, manifest last.
+  // 6. The manifest without checksums, then the writer-side checks of §14 on the staged files
+  // against it: the audit checks the catalog against what will be published.
   manifest::Manifest m;
   m.dataset_id = dataset.dataset_id();
   m.metadata = card;
@@ -242,6 +189,24 @@ WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card,
   m.values_backend = manifest::ValuesBackend::kParquet;
   m.value_encoding = stored.encodings;
   m.build_env = writer::CurrentBuildEnv();
+  std::vector<std::string> time_series_paths;
+  for (const values::ShardInfo& shard : stored.shards) time_series_paths.push_back(shard.path);
+  std::vector<std::string> payload_paths;
+  for (const payload::PayloadFile& f : payload_files) payload_paths.push_back(f.path);
+  std::sort(payload_paths.begin(), payload_paths.end());
+  for (const std::string& path : time_series_paths) m.files.time_series.push_back({path, "", 0});
+  for (const std::string& path : payload_paths) m.files.payloads.push_back({path, "", 0});
+
+  std::set<std::string> listed(time_series_paths.begin(), time_series_paths.end());
+  listed.insert(payload_paths.begin(), payload_paths.end());
+  listed.insert(std::string(manifest::kControlFileName));
+  CheckStagedFiles(dir, listed);
+  if (options.audit) {
+    Report(options, WriteStage::kAudit);
+    catalog::Audit(control, writer::AuditFactsOf(m));
+  }
+
+  // 7. Hash, manifest last.
   std::int64_t hash_total = 0;
   for (const std::string& path : listed) {
     hash_total += static_cast<std::int64_t>(fs::file_size(dir / path));

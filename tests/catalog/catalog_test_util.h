@@ -11,6 +11,8 @@
 #include "catalog/audit.h"
 #include "catalog/catalog_reader.h"
 #include "catalog/duckdb_database.h"
+#include "catalog/model_writer.h"
+#include "timef/model.h"
 
 namespace timef::catalog::testing {
 
@@ -38,6 +40,14 @@ void RunSql(const std::filesystem::path& path, const std::vector<std::string>& s
 void MakeValidCatalog(const std::filesystem::path& path);
 AuditFacts ValidFacts();
 CatalogIdentity ValidIdentity();
+
+// WriteCatalog after what the release writer does first: Dataset::AssignIds and Validate.
+ModelWriteSummary WriteValidated(const std::filesystem::path& path, model::Dataset& dataset,
+                                 PayloadSink& sink);
+
+// Audit facts derived from the model and the write summary: an oracle independent of the
+// manifest path the writer uses (values backend parquet, no payload sources).
+AuditFacts FactsFromModel(const model::Dataset& dataset, const ModelWriteSummary& summary);
 
 // The rows of a query as strings ("NULL" for NULL), one string per row, columns joined by '|'.
 std::vector<std::string> QueryRows(Connection& connection, std::string_view sql);

@@ -1,6 +1,6 @@
-// Packed text on write (ModelWriteOptions::pack_text /
-// pack_text_list) and the read hooks of
-// HydrateOptions (text, text_list, values), with fake hooks that keep packed text in a std::map.
+// Packed text on write (PayloadSink::PackText / PackTextList) and what hydration hands a
+// ValueResolver (text, text lists, chunk locators), with a fake sink and resolver that keep packed
+// text in a std::map.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -13,6 +13,7 @@
 #include "catalog/duckdb_database.h"
 #include "catalog/hydrate.h"
 #include "catalog/model_writer.h"
+#include "catalog/value_resolver.h"
 #include "catalog_test_util.h"
 #include "timef/error.h"
 #include "timef/model.h"
@@ -39,39 +40,39 @@ struct FakeTextFile {
   int lazy_writes = 0;                               // lazy Texts the pack hook was handed
   int64_t next_row = 0;
 
-  std::optional<PackedText> Pack(const model::Text& text) {
+  std::optional<TextLocator> Pack(const model::Text& text) {
     if (!text.is_loaded()) ++lazy_writes;
     if (text.size() <= 4) return std::nullopt;
     rows[next_row] = {text.Read()};
-    return PackedText{.file = std::string(kTextFile), .row = next_row++, .length = text.size()};
+    return TextLocator{.file = std::string(kTextFile), .row = next_row++, .length = text.size()};
   }
-  std::optional<PackedText> PackList(const model::TextList& list) {
+  std::optional<TextLocator> PackList(const model::TextList& list) {
     if (list.size() <= 2) return std::nullopt;
     rows[next_row] = list.Read();
-    return PackedText{.file = std::string(kTextFile), .row = next_row++, .length = list.size()};
+    return TextLocator{.file = std::string(kTextFile), .row = next_row++, .length = list.size()};
   }
 };
 
 class MapText final : public model::LazyText {
  public:
-  MapText(const FakeTextFile& file, TextPayloadRow row) : file_(file), row_(std::move(row)) {}
+  MapText(const FakeTextFile& file, TextLocator row) : file_(file), row_(std::move(row)) {}
   int64_t size() const override { return row_.length; }
   std::string Read() const override { return file_.rows.at(row_.row).at(0); }
 
  private:
   const FakeTextFile& file_;
-  TextPayloadRow row_;
+  TextLocator row_;
 };
 
 class MapTextList final : public model::LazyTextList {
  public:
-  MapTextList(const FakeTextFile& file, TextPayloadRow row) : file_(file), row_(std::move(row)) {}
+  MapTextList(const FakeTextFile& file, TextLocator row) : file_(file), row_(std::move(row)) {}
   int64_t size() const override { return row_.length; }
   std::vector<std::string> Read() const override { return file_.rows.at(row_.row); }
 
  private:
   const FakeTextFile& file_;
-  TextPayloadRow row_;
+  TextLocator row_;
 };
 
 // Values that only remember where they come from.
@@ -119,47 +120,90 @@ std::unique_ptr<model::Dataset> MakeDataset() {
   return d;
 }
 
+// Chunks as the fake values plane placed them ("b" lives in a parent release's Zarr store, "c" in
+// one chunk unless `c_without_chunks`), long text packed into a FakeTextFile unless `pack` is off.
+class FakeSink : public PayloadSink {
+ public:
+  FakeSink(FakeTextFile& file, bool c_without_chunks)
+      : file_(file), c_without_chunks_(c_without_chunks) {}
+  std::vector<ChunkLocator> Chunks(const model::Signal& signal) override {
+    std::vector<ChunkLocator> out;
+    const int64_t n = signal.n_values();
+    if (signal.name() == "a") {
+      out.push_back({.value_path = std::string(kShard), .major = 0, .minor = 0, .n_values = 20});
+      out.push_back(
+          {.value_path = std::string(kShard), .major = 1, .minor = 0, .n_values = n - 20});
+    } else if (signal.name() == "b") {
+      out.push_back({.payload_source = std::string(kBase),
+                     .value_path = "time_series.zarr/b",
+                     .major = 64,
+                     .n_values = n});
+    } else if (!c_without_chunks_) {
+      out.push_back({.value_path = std::string(kShard), .major = 2, .minor = 7, .n_values = n});
+    }
+    return out;
+  }
+  std::optional<OffsetsLocator> StoreOffsets(const model::TimeAxis&) override {
+    return std::nullopt;
+  }
+  std::optional<TextLocator> PackText(const model::Text& text) override {
+    return pack ? file_.Pack(text) : std::nullopt;
+  }
+  std::optional<TextLocator> PackTextList(const model::TextList& list) override {
+    return pack ? file_.PackList(list) : std::nullopt;
+  }
+
+  bool pack = true;
+
+ private:
+  FakeTextFile& file_;
+  bool c_without_chunks_;
+};
+
+// Packed text as lazy MapText / MapTextList, each request recorded; values as LocatedValues (each
+// call recorded) when `locate_values`, else none.
+class FakeResolver final : public ValueResolver {
+ public:
+  explicit FakeResolver(const FakeTextFile& file, bool locate_values = false)
+      : file_(file), locate_values_(locate_values) {}
+  std::shared_ptr<const model::SignalValues> Values(
+      const model::Signal& signal, std::vector<ChunkLocator> chunks) const override {
+    if (!locate_values_) return nullptr;
+    value_calls.emplace_back(signal.name(), chunks);
+    return std::make_shared<LocatedValues>(std::move(chunks));
+  }
+  std::shared_ptr<const model::TimeOffsets> Offsets(const OffsetsLocator&, int64_t,
+                                                    int64_t) const override {
+    throw Error({.object = "test"}, "no irregular axes here");
+  }
+  model::Text Text(const TextLocator& locator, int64_t text_key) const override {
+    text_rows.emplace_back(text_key, locator);
+    return model::Text::Lazy(std::make_shared<MapText>(file_, locator));
+  }
+  model::TextList TextList(const TextLocator& locator, int64_t text_key) const override {
+    text_rows.emplace_back(text_key, locator);
+    return model::TextList::Lazy(std::make_shared<MapTextList>(file_, locator));
+  }
+
+  mutable std::vector<std::pair<int64_t, TextLocator>> text_rows;  // (text_key, locator)
+  mutable std::vector<std::pair<std::string, std::vector<ChunkLocator>>> value_calls;
+
+ private:
+  const FakeTextFile& file_;
+  bool locate_values_;
+};
+
 class HydrateHooksTest : public ::testing::Test {
  protected:
-  ModelWriteOptions WriteOptions() {
-    ModelWriteOptions options;
-    options.chunks = [this](const model::Signal& signal) {
-      std::vector<ChunkLocator> out;
-      const int64_t n = signal.n_values();
-      if (signal.name() == "a") {
-        out.push_back({.value_path = std::string(kShard), .major = 0, .minor = 0, .n_values = 20});
-        out.push_back(
-            {.value_path = std::string(kShard), .major = 1, .minor = 0, .n_values = n - 20});
-      } else if (signal.name() == "b") {
-        out.push_back({.payload_source = std::string(kBase),
-                       .value_path = "time_series.zarr/b",
-                       .major = 64,
-                       .n_values = n});
-      } else if (!c_without_chunks_) {
-        out.push_back({.value_path = std::string(kShard), .major = 2, .minor = 7, .n_values = n});
-      }
-      return out;
-    };
-    options.pack_text = [this](const model::Text& text) { return file_.Pack(text); };
-    options.pack_text_list = [this](const model::TextList& list) { return file_.PackList(list); };
-    return options;
+  FakeSink WriteOptions() { return FakeSink(file_, c_without_chunks_); }
+  std::shared_ptr<const FakeResolver> ReadOptions(bool locate_values = false) {
+    resolver_ = std::make_shared<const FakeResolver>(file_, locate_values);
+    return resolver_;
   }
-  HydrateOptions ReadOptions() {
-    HydrateOptions options;
-    options.text = [this](const TextPayloadRow& row) {
-      text_rows_.push_back(row);
-      return model::Text::Lazy(std::make_shared<MapText>(file_, row));
-    };
-    options.text_list = [this](const TextPayloadRow& row) {
-      text_rows_.push_back(row);
-      return model::TextList::Lazy(std::make_shared<MapTextList>(file_, row));
-    };
-    return options;
-  }
-  std::filesystem::path Write(model::Dataset& dataset, const ModelWriteOptions& options) {
+  std::filesystem::path Write(model::Dataset& dataset, FakeSink sink) {
     const auto path = dir_ / ("c" + std::to_string(n_++) + ".duckdb");
-    summary_ = WriteCatalog(path, dataset, options);
-    AuditFacts facts = ModelAuditFacts(dataset, summary_);
+    summary_ = testing::WriteValidated(path, dataset, sink);
+    AuditFacts facts = testing::FactsFromModel(dataset, summary_);
     facts.payload_sources[std::string(kBase)] = {"time_series.zarr/b/zarr.json"};
     if (!c_without_chunks_) Audit(path, facts);  // V1 wants chunks for every signal
     return path;
@@ -172,7 +216,7 @@ class HydrateHooksTest : public ::testing::Test {
 
   testing::ScratchDir dir_;
   FakeTextFile file_;
-  std::vector<TextPayloadRow> text_rows_;
+  std::shared_ptr<const FakeResolver> resolver_;  // the last one ReadOptions() made
   ModelWriteSummary summary_;
   int n_ = 0;
   bool c_without_chunks_ = false;
@@ -205,7 +249,8 @@ TEST_F(HydrateHooksTest, PackedTextIsKeyedInPackingOrderAndInlineColumnsAreNull)
               ElementsAre("note|NULL|5|true|NULL", "tag|ok|NULL|true|NULL",
                           "labels|NULL|NULL|true|6", "pair|NULL|NULL|false|NULL"));
   EXPECT_THAT(summary_.payload_paths, ElementsAre(std::string(kTextFile)));
-  EXPECT_THAT(ModelAuditFacts(*d, summary_).own_payloads, ElementsAre(std::string(kTextFile)));
+  EXPECT_THAT(testing::FactsFromModel(*d, summary_).own_payloads,
+              ElementsAre(std::string(kTextFile)));
 }
 
 TEST_F(HydrateHooksTest, PackedTextRoundTripsThroughTheHooksAsLazyValues) {
@@ -228,13 +273,14 @@ TEST_F(HydrateHooksTest, PackedTextRoundTripsThroughTheHooksAsLazyValues) {
   EXPECT_EQ(annotations.at(2)->content()->value().text_list(),
             (std::vector<std::string>{"x", "", "zed"}));
   // Records (and their annotation contents) are built before tasks.
-  ASSERT_EQ(text_rows_.size(), 6u);
-  EXPECT_EQ(
-      text_rows_[0],
-      (TextPayloadRow{.text_key = 5, .file = std::string(kTextFile), .row = 4, .length = 28}));
-  EXPECT_EQ(
-      text_rows_[2],
-      (TextPayloadRow{.text_key = 1, .file = std::string(kTextFile), .row = 0, .length = 31}));
+  const auto& text_rows = resolver_->text_rows;
+  ASSERT_EQ(text_rows.size(), 6u);
+  EXPECT_EQ(text_rows[0].first, 5);
+  EXPECT_EQ(text_rows[0].second,
+            (TextLocator{.file = std::string(kTextFile), .row = 4, .length = 28}));
+  EXPECT_EQ(text_rows[2].first, 1);
+  EXPECT_EQ(text_rows[2].second,
+            (TextLocator{.file = std::string(kTextFile), .row = 0, .length = 31}));
 }
 
 TEST_F(HydrateHooksTest, LazyTextIsHandedToThePackHookOrWrittenInline) {
@@ -243,10 +289,9 @@ TEST_F(HydrateHooksTest, LazyTextIsHandedToThePackHookOrWrittenInline) {
   Database db = Database::Open(first, AccessMode::kReadOnly);
   auto read = CatalogHydrator(Connection(db), ReadOptions()).ReadDataset();
 
-  ModelWriteOptions inline_options = WriteOptions();
-  inline_options.pack_text = nullptr;
-  inline_options.pack_text_list = nullptr;
-  const auto second = Write(*read, inline_options);
+  FakeSink inline_sink = WriteOptions();
+  inline_sink.pack = false;
+  const auto second = Write(*read, inline_sink);
   EXPECT_THAT(Rows(second, "SELECT count(*) FROM text_payloads"), ElementsAre("0"));
   EXPECT_THAT(Rows(second, "SELECT prompt, rationale FROM tasks ORDER BY task_id"),
               ElementsAre("What happens in this recording?|because the trace says so", "|NULL"));
@@ -262,39 +307,6 @@ TEST_F(HydrateHooksTest, LazyTextIsHandedToThePackHookOrWrittenInline) {
   Database db3 = Database::Open(third, AccessMode::kReadOnly);
   auto again = CatalogHydrator(Connection(db3), ReadOptions()).ReadDataset();
   EXPECT_EQ(model::DumpDataset(*again), model::DumpDataset(*d));
-}
-
-TEST_F(HydrateHooksTest, PackedValueWithoutHookNamesTableAndColumn) {
-  auto d = MakeDataset();
-  const auto path = Write(*d, WriteOptions());
-  auto expect_error = [&](HydrateOptions options, const std::string& where) {
-    Database db = Database::Open(path, AccessMode::kReadOnly);
-    try {
-      CatalogHydrator(Connection(db), std::move(options)).ReadDataset();
-      ADD_FAILURE() << "expected FormatError for " << where;
-    } catch (const FormatError& e) {
-      EXPECT_THAT(e.what(), HasSubstr(where));
-    }
-  };
-  HydrateOptions no_list = ReadOptions();
-  no_list.text_list = nullptr;
-  expect_error(no_list, "annotation_contents: text_list_value_text_key");
-  HydrateOptions none;
-  expect_error(none, "annotation_contents: text_value_text_key");
-  // Tasks alone: their record's annotations are packed too, so only the task columns get a
-  // hook-free catalog; drop the packed contents first.
-  testing::RunSql(path,
-                  {"UPDATE annotation_contents SET text_value = 'x', "
-                   "text_value_text_key = NULL WHERE text_value_text_key IS NOT NULL",
-                   "UPDATE annotation_contents SET text_list_value = ['x'], "
-                   "text_list_value_text_key = NULL WHERE text_list_value_text_key IS NOT NULL"});
-  Database db2 = Database::Open(path, AccessMode::kReadOnly);
-  try {
-    CatalogHydrator(Connection(db2), HydrateOptions{}).Tasks({}, 0, 10);
-    ADD_FAILURE() << "expected FormatError";
-  } catch (const FormatError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("tasks: prompt_text_key"));
-  }
 }
 
 TEST_F(HydrateHooksTest, DanglingOrMiskindedTextKeyIsAFormatError) {
@@ -328,13 +340,15 @@ TEST_F(HydrateHooksTest, DanglingOrMiskindedTextKeyIsAFormatError) {
 
 TEST_F(HydrateHooksTest, PackLengthMustMatchTheValue) {
   auto d = MakeDataset();
-  ModelWriteOptions options = WriteOptions();
-  options.pack_text = [](const model::Text& text) {
-    return std::optional<PackedText>(
-        PackedText{.file = std::string(kTextFile), .row = 0, .length = text.size() + 1});
-  };
+  class OffByOne final : public FakeSink {
+   public:
+    using FakeSink::FakeSink;
+    std::optional<TextLocator> PackText(const model::Text& text) override {
+      return TextLocator{.file = std::string(kTextFile), .row = 0, .length = text.size() + 1};
+    }
+  } sink(file_, false);
   const auto path = dir_ / "bad.duckdb";
-  EXPECT_THROW(WriteCatalog(path, *d, options), ValidationError);
+  EXPECT_THROW(testing::WriteValidated(path, *d, sink), ValidationError);
   EXPECT_FALSE(std::filesystem::exists(path));
 }
 
@@ -343,13 +357,9 @@ TEST_F(HydrateHooksTest, ValuesHookGetsEachSignalsLocatorsInChunkOrder) {
   c_without_chunks_ = true;
   const auto path = Write(*d, WriteOptions());
   Database db = Database::Open(path, AccessMode::kReadOnly);
-  HydrateOptions options = ReadOptions();
-  std::vector<std::pair<std::string, std::vector<ChunkLocator>>> calls;
-  options.values = [&](const model::Signal& signal, std::vector<ChunkLocator> chunks) {
-    calls.emplace_back(signal.name(), chunks);
-    return std::make_shared<LocatedValues>(std::move(chunks));
-  };
-  auto records = CatalogHydrator(Connection(db), options).RecordsById(std::vector<int64_t>{1});
+  auto records =
+      CatalogHydrator(Connection(db), ReadOptions(true)).RecordsById(std::vector<int64_t>{1});
+  const auto& calls = resolver_->value_calls;
   ASSERT_EQ(calls.size(), 2u);  // "c" has no chunk rows
   EXPECT_EQ(calls[0].first, "a");
   EXPECT_THAT(
@@ -373,14 +383,10 @@ TEST_F(HydrateHooksTest, ValuesHookGetsEachSignalsLocatorsInChunkOrder) {
 TEST_F(HydrateHooksTest, ChunkIndexGapOrWrongTotalIsAFormatError) {
   auto d = MakeDataset();
   const auto path = Write(*d, WriteOptions());
-  HydrateOptions options = ReadOptions();
-  options.values = [](const model::Signal&, std::vector<ChunkLocator> chunks) {
-    return std::make_shared<LocatedValues>(std::move(chunks));
-  };
   auto expect_error = [&](const std::string& column, const std::string& detail) {
     Database db = Database::Open(path, AccessMode::kReadOnly);
     try {
-      CatalogHydrator(Connection(db), options).RecordsInReadOrder(0, 1);
+      CatalogHydrator(Connection(db), ReadOptions(true)).RecordsInReadOrder(0, 1);
       ADD_FAILURE() << "expected FormatError";
     } catch (const FormatError& e) {
       EXPECT_THAT(e.what(), HasSubstr("signal_chunks: " + column));
@@ -393,9 +399,6 @@ TEST_F(HydrateHooksTest, ChunkIndexGapOrWrongTotalIsAFormatError) {
   testing::RunSql(path, {"UPDATE signal_chunks SET chunk_index = 1, n_values = 9 "
                          "WHERE chunk_index = 2"});
   expect_error("n_values", "chunks hold 29 values, signals.n_values is 30");
-  // Without the hook signal_chunks is not read.
-  Database db = Database::Open(path, AccessMode::kReadOnly);
-  EXPECT_EQ(CatalogHydrator(Connection(db), ReadOptions()).RecordsInReadOrder(0, 1).size(), 1u);
 }
 
 TEST_F(HydrateHooksTest, TaskBatchesShareRecordsUpToTheCacheLimit) {
@@ -403,11 +406,9 @@ TEST_F(HydrateHooksTest, TaskBatchesShareRecordsUpToTheCacheLimit) {
   const auto path = Write(*d, WriteOptions());
   Database db = Database::Open(path, AccessMode::kReadOnly);
   auto inputs_per_batch = [&](int64_t cache) {
-    HydrateOptions options = ReadOptions();
-    options.task_batch = 1;
-    options.task_record_cache = cache;
     std::vector<std::shared_ptr<model::Record>> inputs;
-    CatalogHydrator(Connection(db), options)
+    CatalogHydrator(Connection(db), ReadOptions(),
+                    HydrateBatching{.task_batch = 1, .task_record_cache = cache})
         .ForEachTaskBatch({}, [&](std::vector<std::shared_ptr<model::Task>> batch) {
           ASSERT_EQ(batch.size(), 1u);
           inputs.push_back(batch[0]->inputs().at(0));

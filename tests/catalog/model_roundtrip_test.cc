@@ -13,6 +13,7 @@
 #include "catalog/duckdb_result.h"
 #include "catalog/hydrate.h"
 #include "catalog/model_writer.h"
+#include "catalog/value_resolver.h"
 #include "catalog_test_util.h"
 #include "timef/error.h"
 #include "timef/model.h"
@@ -32,32 +33,54 @@ constexpr std::string_view kDigest =
 
 // Chunk and offsets locators the way a values plane would hand them out: one chunk per signal in
 // one shard (minor = running row), one offsets row per irregular axis.
-struct Locators {
-  std::map<const model::TimeAxis*, int64_t> offsets_rows;
-  std::map<int64_t, std::vector<int64_t>> offsets_by_row;
-  int64_t next_row = 0;
-
-  ModelWriteOptions Options() {
-    ModelWriteOptions options;
-    options.chunks = [this](const model::Signal& signal) {
-      return std::vector<ChunkLocator>{
-          ChunkLocator{.value_path = "time_series/part-00000000.parquet",
-                       .major = 0,
-                       .minor = next_row++,
-                       .n_values = signal.n_values()}};
-    };
-    options.offsets = [this](const model::TimeAxis& axis) {
-      const int64_t row = static_cast<int64_t>(offsets_rows.size());
-      offsets_rows[&axis] = row;
-      offsets_by_row[row] = *axis.LoadOffsets();
-      return std::optional<OffsetsLocator>(
-          OffsetsLocator{.path = "payloads/offsets-00000000.parquet",
-                         .row = row,
-                         .n_values = axis.n_values(),
-                         .digest = std::string(kDigest)});
-    };
-    return options;
+// Text stays inline.
+class Locators : public PayloadSink {
+ public:
+  std::vector<ChunkLocator> Chunks(const model::Signal& signal) override {
+    return std::vector<ChunkLocator>{ChunkLocator{.value_path = "time_series/part-00000000.parquet",
+                                                  .major = 0,
+                                                  .minor = next_row_++,
+                                                  .n_values = signal.n_values()}};
   }
+  std::optional<OffsetsLocator> StoreOffsets(const model::TimeAxis& axis) override {
+    if (!store_offsets) return std::nullopt;
+    const int64_t row = static_cast<int64_t>(offsets_by_row.size());
+    offsets_by_row[row] = *axis.LoadOffsets();
+    return OffsetsLocator{.path = "payloads/offsets-00000000.parquet",
+                          .row = row,
+                          .n_values = axis.n_values(),
+                          .digest = std::string(kDigest)};
+  }
+  std::optional<TextLocator> PackText(const model::Text&) override { return std::nullopt; }
+  std::optional<TextLocator> PackTextList(const model::TextList&) override { return std::nullopt; }
+
+  std::map<int64_t, std::vector<int64_t>> offsets_by_row;
+  bool store_offsets = true;
+
+ private:
+  int64_t next_row_ = 0;
+};
+
+// Offsets from the sink's map; no values (signals come back without a values source); no packed
+// text (the sink packs none).
+class MapResolver final : public ValueResolver {
+ public:
+  explicit MapResolver(const Locators& locators) : locators_(locators) {}
+  std::shared_ptr<const model::SignalValues> Values(const model::Signal&,
+                                                    std::vector<ChunkLocator>) const override {
+    return nullptr;
+  }
+  std::shared_ptr<const model::TimeOffsets> Offsets(const OffsetsLocator& locator, int64_t,
+                                                    int64_t) const override;
+  model::Text Text(const TextLocator&, int64_t text_key) const override {
+    throw Error({.object = "test"}, "unexpected packed text " + std::to_string(text_key));
+  }
+  model::TextList TextList(const TextLocator&, int64_t text_key) const override {
+    throw Error({.object = "test"}, "unexpected packed text list " + std::to_string(text_key));
+  }
+
+ private:
+  const Locators& locators_;
 };
 
 class MapOffsets final : public model::TimeOffsets {
@@ -70,6 +93,11 @@ class MapOffsets final : public model::TimeOffsets {
  private:
   std::shared_ptr<const std::vector<int64_t>> offsets_;
 };
+
+std::shared_ptr<const model::TimeOffsets> MapResolver::Offsets(const OffsetsLocator& locator,
+                                                               int64_t, int64_t) const {
+  return std::make_shared<MapOffsets>(locators_.offsets_by_row.at(locator.row));
+}
 
 std::shared_ptr<const AnnotationContent> Content(std::string name, AnnotationValue value,
                                                  std::optional<std::string> unit = std::nullopt) {
@@ -233,16 +261,12 @@ class ModelRoundTripTest : public ::testing::Test {
  protected:
   std::filesystem::path Write(model::Dataset& dataset) {
     const std::filesystem::path path = dir_.path() / ("c" + std::to_string(n_++) + ".duckdb");
-    summary_ = WriteCatalog(path, dataset, locators_.Options());
-    Audit(path, ModelAuditFacts(dataset, summary_));
+    summary_ = testing::WriteValidated(path, dataset, locators_);
+    Audit(path, testing::FactsFromModel(dataset, summary_));
     return path;
   }
-  HydrateOptions ReadOptions() {
-    HydrateOptions options;
-    options.offsets = [this](const OffsetsLocator& locator) {
-      return std::make_shared<MapOffsets>(locators_.offsets_by_row.at(locator.row));
-    };
-    return options;
+  std::shared_ptr<const ValueResolver> ReadOptions() {
+    return std::make_shared<MapResolver>(locators_);
   }
   int64_t Count(const std::filesystem::path& path, std::string_view sql) {
     Database db = Database::Open(path, AccessMode::kReadOnly);
@@ -380,9 +404,7 @@ TEST_F(ModelRoundTripTest, TaskFiltersRunInSqlAndShareReferencedObjects) {
   EXPECT_EQ(tasks[0]->inputs().at(0), from[1]->inputs().at(0));
   int batches = 0;
   int64_t seen = 0;
-  HydrateOptions small = ReadOptions();
-  small.task_batch = 3;
-  CatalogHydrator batched(Connection(db), small);
+  CatalogHydrator batched(Connection(db), ReadOptions(), HydrateBatching{.task_batch = 3});
   batched.ForEachTaskBatch({}, [&](std::vector<std::shared_ptr<model::Task>> batch) {
     ++batches;
     seen += static_cast<int64_t>(batch.size());
@@ -393,46 +415,35 @@ TEST_F(ModelRoundTripTest, TaskFiltersRunInSqlAndShareReferencedObjects) {
 
 TEST_F(ModelRoundTripTest, ReadOrderPutsRecordsWithoutChunksLast) {
   Fixture f = BuildDataset();
-  Locators none;
-  ModelWriteOptions options = locators_.Options();
   // Only record 2 has chunks: it reads first, then 1 and 3 by record_id.
-  options.chunks = [](const model::Signal& signal) {
-    std::vector<ChunkLocator> out;
-    if (signal.name() == "x")
-      out.push_back({.value_path = "time_series/part-00000000.parquet",
-                     .minor = 0,
-                     .n_values = signal.n_values()});
-    return out;
-  };
+  class OnlyX final : public Locators {
+   public:
+    std::vector<ChunkLocator> Chunks(const model::Signal& signal) override {
+      std::vector<ChunkLocator> out;
+      if (signal.name() == "x")
+        out.push_back({.value_path = "time_series/part-00000000.parquet",
+                       .minor = 0,
+                       .n_values = signal.n_values()});
+      return out;
+    }
+  } sink;
   const auto path = dir_.path() / "order.duckdb";
-  WriteCatalog(path, *f.dataset, options);
+  testing::WriteValidated(path, *f.dataset, sink);
   Database db = Database::Open(path, AccessMode::kReadOnly);
-  CatalogHydrator hydrator(Connection(db), ReadOptions());
   std::vector<int64_t> order;
-  HydrateOptions one = ReadOptions();
-  one.record_batch = 2;
-  CatalogHydrator batched(Connection(db), one);
+  CatalogHydrator batched(Connection(db), std::make_shared<MapResolver>(sink),
+                          HydrateBatching{.record_batch = 2});
   batched.ForEachRecordBatch([&](std::vector<std::shared_ptr<model::Record>> batch) {
     for (const auto& r : batch) order.push_back(*r->id());
   });
   EXPECT_EQ(order, (std::vector<int64_t>{2, 1, 3}));
 }
 
-TEST_F(ModelRoundTripTest, InvalidDatasetLeavesNoFile) {
-  Fixture f = BuildDataset();
-  auto other = std::make_shared<model::Record>();  // not in the dataset
-  f.dataset->tasks()[0]->AddInput(other);
-  const auto path = dir_.path() / "bad.duckdb";
-  EXPECT_THROW(WriteCatalog(path, *f.dataset, locators_.Options()), ValidationError);
-  EXPECT_FALSE(std::filesystem::exists(path));
-}
-
 TEST_F(ModelRoundTripTest, IrregularAxisWithoutLocatorIsRefusedAndNoFileRemains) {
   Fixture f = BuildDataset();
   const auto path = dir_.path() / "nooffsets.duckdb";
-  ModelWriteOptions options = locators_.Options();
-  options.offsets = nullptr;
-  EXPECT_THROW(WriteCatalog(path, *f.dataset, options), ValidationError);
+  locators_.store_offsets = false;
+  EXPECT_THROW(testing::WriteValidated(path, *f.dataset, locators_), ValidationError);
   EXPECT_FALSE(std::filesystem::exists(path));
 }
 

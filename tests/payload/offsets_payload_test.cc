@@ -72,7 +72,7 @@ TEST(OffsetsDigestTest, MatchesKnownAndIndependentSha256) {
 TEST(OffsetsPayloadTest, RoundTripWithDigestAndOneRowPerAdd) {
   ScratchDir dir;
   const auto axes = SampleAxes();
-  std::vector<OffsetsLocation> locations;
+  std::vector<OffsetsLocator> locations;
   OffsetsPayloadWriter writer(dir.path());
   for (const auto& axis : axes) locations.push_back(writer.Add(axis));
   // Equal offsets are stored again: no deduplication.
@@ -85,7 +85,7 @@ TEST(OffsetsPayloadTest, RoundTripWithDigestAndOneRowPerAdd) {
   PayloadReader reader;
   for (std::size_t i = 0; i < locations.size(); ++i) {
     const auto& axis = i < axes.size() ? axes[i] : axes[1];
-    EXPECT_EQ(locations[i].file, files[0].path);
+    EXPECT_EQ(locations[i].path, files[0].path);
     EXPECT_EQ(locations[i].row, static_cast<std::int64_t>(i));
     EXPECT_EQ(locations[i].n_values, static_cast<std::int64_t>(axis.size()));
     EXPECT_EQ(locations[i].digest, IndependentDigest(axis));
@@ -118,7 +118,7 @@ TEST(OffsetsPayloadTest, TinyBudgetsRotateFiles) {
   options.shard_target_bytes = 600;
   options.compression = parquet::CompressionCodec::kUncompressed;
   OffsetsPayloadWriter writer(dir.path(), options);
-  std::vector<std::pair<OffsetsLocation, std::vector<std::int64_t>>> written;
+  std::vector<std::pair<OffsetsLocator, std::vector<std::int64_t>>> written;
   std::mt19937_64 rng(7);
   for (int i = 0; i < 50; ++i) {
     std::vector<std::int64_t> axis;
@@ -138,8 +138,8 @@ TEST(OffsetsPayloadTest, TinyBudgetsRotateFiles) {
   }
   PayloadReader reader;
   for (const auto& [location, axis] : written) {
-    ASSERT_TRUE(next_row.count(location.file)) << location.file;
-    EXPECT_EQ(location.row, next_row[location.file]++);
+    ASSERT_TRUE(next_row.count(location.path)) << location.path;
+    EXPECT_EQ(location.row, next_row[location.path]++);
     EXPECT_EQ(reader.ReadOffsets(MakeOffsetsRef(dir.path(), location, axis)), axis);
   }
   for (const PayloadFile& file : files) EXPECT_EQ(next_row[file.path], file.rows);

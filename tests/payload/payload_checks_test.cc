@@ -48,13 +48,13 @@ class TextChecksTest : public ::testing::Test {
     list_ = writer.AddTextList(std::vector<std::string>{"a", "", "c"});
     writer.Finish();
   }
-  TextRef Ref(const TextLocation& location) const {
+  TextRef Ref(const TextLocator& location) const {
     return MakeTextRef(dir_.path(), location, /*text_key=*/42);
   }
 
   ScratchDir dir_;
-  TextLocation text_;
-  TextLocation list_;
+  TextLocator text_;
+  TextLocator list_;
   PayloadReader reader_;
 };
 
@@ -145,7 +145,7 @@ class OffsetsChecksTest : public ::testing::Test {
 
   ScratchDir dir_;
   std::vector<std::int64_t> axis_ = {100, 250, 250, 900};
-  OffsetsLocation location_;
+  OffsetsLocator location_;
   PayloadReader reader_;
 };
 
@@ -154,31 +154,31 @@ TEST_F(OffsetsChecksTest, CorrectRefReads) { EXPECT_EQ(reader_.ReadOffsets(Ref()
 TEST_F(OffsetsChecksTest, WrongCount) {
   OffsetsRef ref = Ref();
   ref.n_values = 5;
-  ExpectFormatError([&] { reader_.ReadOffsets(ref); }, location_.file, "axis 3",
+  ExpectFormatError([&] { reader_.ReadOffsets(ref); }, location_.path, "axis 3",
                     "holds 4 offsets, the catalog says offsets_n_values = 5");
 }
 
 TEST_F(OffsetsChecksTest, WrongDigest) {
   OffsetsRef ref = Ref();
   ref.digest = OffsetsDigest(std::vector<std::int64_t>{100, 250, 251, 900});
-  ExpectFormatError([&] { reader_.ReadOffsets(ref); }, location_.file, "axis 3", "digest");
+  ExpectFormatError([&] { reader_.ReadOffsets(ref); }, location_.path, "axis 3", "digest");
 }
 
 TEST_F(OffsetsChecksTest, WrongFirstAndLast) {
   OffsetsRef first = Ref();
   first.first_us = 99;
-  ExpectFormatError([&] { reader_.ReadOffsets(first); }, location_.file, "axis 3",
+  ExpectFormatError([&] { reader_.ReadOffsets(first); }, location_.path, "axis 3",
                     "first offset is 100, the catalog says first_us = 99");
   OffsetsRef last = Ref();
   last.last_us = 901;
-  ExpectFormatError([&] { reader_.ReadOffsets(last); }, location_.file, "axis 3",
+  ExpectFormatError([&] { reader_.ReadOffsets(last); }, location_.path, "axis 3",
                     "last offset is 900, the catalog says last_us = 901");
 }
 
 TEST_F(OffsetsChecksTest, RowBeyondTheFile) {
   OffsetsRef ref = Ref();
   ref.row = 1;
-  ExpectFormatError([&] { reader_.ReadOffsets(ref); }, location_.file, "axis 3",
+  ExpectFormatError([&] { reader_.ReadOffsets(ref); }, location_.path, "axis 3",
                     "row 1 is beyond the file's 1 rows");
 }
 

@@ -22,7 +22,7 @@ TEST(PayloadLazyTest, OneTextDecodesOnlyItsPages) {
   ScratchDir dir;
   PayloadOptions options;
   options.row_group_target_bytes = 64 * 1024;  // about three 20 KB texts per row group
-  std::vector<TextLocation> locations;
+  std::vector<TextLocator> locations;
   std::vector<std::string> texts;
   {
     TextPayloadWriter writer(dir.path(), options);
@@ -65,7 +65,7 @@ TEST(PayloadLazyTest, OneAxisDecodesOnlyItsPage) {
   ScratchDir dir;
   PayloadOptions options;
   options.row_group_target_bytes = 40000;  // two or three axes per row group
-  std::vector<OffsetsLocation> locations;
+  std::vector<OffsetsLocator> locations;
   std::vector<std::vector<std::int64_t>> axes;
   {
     OffsetsPayloadWriter writer(dir.path(), options);
@@ -78,7 +78,7 @@ TEST(PayloadLazyTest, OneAxisDecodesOnlyItsPage) {
     }
     writer.Finish();
   }
-  ASSERT_GE(parquet::FileReader::OpenFile(dir.path() / locations[0].file).num_row_groups(), 5);
+  ASSERT_GE(parquet::FileReader::OpenFile(dir.path() / locations[0].path).num_row_groups(), 5);
   PayloadReader reader;
   EXPECT_EQ(reader.ReadOffsets(MakeOffsetsRef(dir.path(), locations[11], axes[11])), axes[11]);
   EXPECT_EQ(reader.stats().pages.data_pages_decoded, 1u);

@@ -29,17 +29,17 @@ namespace timef::payload::testing {
 
 using ::timef::testing::ScratchDir;
 
-inline TextRef MakeTextRef(const std::filesystem::path& release, const TextLocation& location,
+inline TextRef MakeTextRef(const std::filesystem::path& release, const TextLocator& location,
                            std::int64_t text_key = 1) {
   return TextRef{release / location.file, location.file, location.row, location.length, text_key};
 }
 
 inline OffsetsRef MakeOffsetsRef(const std::filesystem::path& release,
-                                 const OffsetsLocation& location,
+                                 const OffsetsLocator& location,
                                  const std::vector<std::int64_t>& offsets,
                                  std::string axis = "axis 1") {
-  return OffsetsRef{release / location.file,
-                    location.file,
+  return OffsetsRef{release / location.path,
+                    location.path,
                     location.row,
                     location.n_values,
                     location.digest,

@@ -29,7 +29,7 @@ using Value = std::variant<std::string, std::vector<std::string>>;
 
 struct Written {
   Value value;
-  TextLocation location;
+  TextLocator location;
 };
 
 Written Add(TextPayloadWriter& writer, const Value& value) {
@@ -220,7 +220,7 @@ TEST(TextPayloadTest, InvalidUtf8IsAValidationErrorAndTakesNoRow) {
   } catch (const ValidationError& error) {
     EXPECT_EQ(error.where(), "text_list[1]");
   }
-  const TextLocation location = writer.AddText("valid");
+  const TextLocator location = writer.AddText("valid");
   EXPECT_EQ(location.row, 0);
   const auto files = writer.Finish();
   ASSERT_EQ(files.size(), 1u);
@@ -241,7 +241,7 @@ TEST(TextPayloadTest, TextAndOffsetsFilesAreNumberedIndependently) {
   TextPayloadWriter texts(dir.path());
   OffsetsPayloadWriter offsets(dir.path());
   const std::vector<std::int64_t> axis = {0, 5, 9};
-  EXPECT_EQ(offsets.Add(axis).file, "payloads/offsets-00000000.parquet");
+  EXPECT_EQ(offsets.Add(axis).path, "payloads/offsets-00000000.parquet");
   EXPECT_EQ(texts.AddText("t").file, "payloads/text-00000000.parquet");
   EXPECT_EQ(offsets.Finish().at(0).path, "payloads/offsets-00000000.parquet");
   EXPECT_EQ(texts.Finish().at(0).path, "payloads/text-00000000.parquet");

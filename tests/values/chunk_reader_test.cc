@@ -15,9 +15,9 @@ using testing::MakeInput;
 using testing::MakeSpec;
 using testing::ScratchDir;
 
-ChunkRef RefOf(const std::filesystem::path& release, const ChunkPlacement& placement) {
-  return ChunkRef{release / placement.value_path, placement.value_path, placement.row_group,
-                  placement.row, placement.n_values};
+ChunkRef RefOf(const std::filesystem::path& release, const ChunkLocator& placement) {
+  return ChunkRef{release / placement.value_path, placement.value_path, placement.major,
+                  *placement.minor, placement.n_values};
 }
 
 // One signal of one spec_type written with default options; returns its first chunk's locator.
@@ -41,7 +41,7 @@ TEST(ChunkReaderTest, ReadingOneChunkDecodesOnlyItsPage) {
       WriteValues(dir.path(), {MakeInput(1, "s", spec, ValueArray::Of<float>(values))}, options);
   const auto& placements = result.chunks.at(1);
   ASSERT_EQ(placements.size(), 10u);
-  ASSERT_EQ(placements[5].row_group, 0);  // one row group: 80 KB < 4 MiB
+  ASSERT_EQ(placements[5].major, 0);  // one row group: 80 KB < 4 MiB
 
   ChunkReader reader;
   ValueArray chunk = reader.Read(RefOf(dir.path(), placements[5]), *spec);

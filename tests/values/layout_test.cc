@@ -101,7 +101,7 @@ TEST(ValuesLayoutTest, RowGroupsAndShardsRotateOnBudgetsAndSpecType) {
   EXPECT_EQ(ReadFixed<std::int32_t>(second, 0, "chunk_idx"), (std::vector<std::int32_t>{1, 2, 3}));
 
   EXPECT_EQ(result.chunks.at(3).size(), 7u);
-  EXPECT_EQ(result.chunks.at(3)[6], (ChunkPlacement{result.shards[2].path, 0, 2, 10}));
+  EXPECT_EQ(result.chunks.at(3)[6], (ChunkLocator{std::nullopt, result.shards[2].path, 0, 2, 10}));
   ChunkReader reader;
   for (const SignalInput& input : inputs) {
     EXPECT_TRUE(ReadSignal(reader, dir.path(), result, input.signal_id, *input.spec) ==

@@ -171,7 +171,7 @@ TEST(ValuesRoundTripTest, TinyChunksAreStitchedInOrder) {
   const std::int64_t per_chunk = 64 / step;
   EXPECT_EQ(static_cast<std::int64_t>(result.chunks.at(11).size()),
             (257 + per_chunk - 1) / per_chunk);
-  for (const ChunkPlacement& placement : result.chunks.at(10)) EXPECT_EQ(placement.n_values, 8);
+  for (const ChunkLocator& placement : result.chunks.at(10)) EXPECT_EQ(placement.n_values, 8);
   ChunkReader reader;
   EXPECT_TRUE(ReadSignal(reader, dir.path(), result, 10, *floats) == float_values);
   EXPECT_TRUE(ReadSignal(reader, dir.path(), result, 11, *texts) == text_values);

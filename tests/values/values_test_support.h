@@ -55,9 +55,9 @@ inline model::ValueArray ReadSignal(ChunkReader& reader, const std::filesystem::
                                     const ValuesResult& result, std::int64_t signal_id,
                                     const model::Spec& spec) {
   std::vector<model::ValueArray> parts;
-  for (const ChunkPlacement& placement : result.chunks.at(signal_id)) {
-    ChunkRef ref{release / placement.value_path, placement.value_path, placement.row_group,
-                 placement.row, placement.n_values};
+  for (const ChunkLocator& placement : result.chunks.at(signal_id)) {
+    ChunkRef ref{release / placement.value_path, placement.value_path, placement.major,
+                 *placement.minor, placement.n_values};
     parts.push_back(reader.Read(ref, spec));
   }
   return ConcatValues(spec.dtype, parts);

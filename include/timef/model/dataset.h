@@ -11,6 +11,7 @@
 #include "timef/model/annotation.h"
 #include "timef/model/ids.h"
 #include "timef/model/record.h"
+#include "timef/model/schema.h"
 #include "timef/model/task.h"
 
 namespace timef::model {
@@ -66,8 +67,9 @@ class Dataset final : public Annotatable {
   IdHighWater HighWater() const;
 
   // Checks every invariant of FORMAT.md §14 that the model can check (see validate.h). Throws
-  // ValidationError naming the object and the field.
-  void Validate() const;
+  // ValidationError naming the object and the field. Returns the schema it derived on the way
+  // (DeriveSchema), so a writer validates and derives once.
+  DerivedSchema Validate() const;
 
   // "dataset org/name@1.2.3".
   std::string Describe() const override;

@@ -1,0 +1,73 @@
+#include "reader/read_resolver.h"
+
+#include <string>
+#include <utility>
+
+#include "reader/lazy_handles.h"
+#include "reader/reader_state.h"
+
+namespace timef {
+namespace {
+
+payload::TextRef TextRefOf(const ReaderState& state, const TextLocator& locator,
+                           std::int64_t text_key) {
+  const std::string what = "text_payloads.file (text_key " + std::to_string(text_key) + ")";
+  return payload::TextRef{.file = state.ResolveFile(locator, what),
+                          .name = locator.file,
+                          .row = locator.row,
+                          .length = locator.length,
+                          .text_key = text_key};
+}
+
+}  // namespace
+
+ReadResolver::ReadResolver(std::shared_ptr<ReaderState> state, LoadPlan plan)
+    : state_(std::move(state)), plan_(plan) {}
+
+std::shared_ptr<const model::SignalValues> ReadResolver::Values(
+    const model::Signal& signal, std::vector<ChunkLocator> chunks) const {
+  std::vector<values::ChunkRef> refs;
+  refs.reserve(chunks.size());
+  const std::string what = "signal_chunks.value_path (" + signal.Describe() + ")";
+  for (ChunkLocator& l : chunks) {
+    std::filesystem::path file = state_->ResolveFile(l, what);
+    refs.push_back(
+        values::ChunkRef{std::move(file), std::move(l.value_path), l.major, *l.minor, l.n_values});
+  }
+  auto lazy = std::make_shared<const LazySignalValues>(state_, signal.spec(), std::move(refs));
+  if (plan_.signal_values == Loading::kLazy) return lazy;
+  return std::make_shared<const model::InMemoryValues>(*lazy->Load());
+}
+
+std::shared_ptr<const model::TimeOffsets> ReadResolver::Offsets(const OffsetsLocator& locator,
+                                                                std::int64_t first_us,
+                                                                std::int64_t last_us) const {
+  payload::OffsetsRef ref{
+      .file = state_->ResolveFile(locator, "axes.offsets_path"),
+      .name = locator.path,
+      .row = locator.row,
+      .n_values = locator.n_values,
+      .digest = locator.digest,
+      .first_us = first_us,
+      .last_us = last_us,
+      .axis = "axis with offsets at " + locator.path + " row " + std::to_string(locator.row)};
+  auto offsets = std::make_shared<const LazyOffsets>(state_, std::move(ref));
+  if (plan_.time_offsets == Loading::kEager) offsets->Load();
+  return offsets;
+}
+
+model::Text ReadResolver::Text(const TextLocator& locator, std::int64_t text_key) const {
+  payload::TextRef ref = TextRefOf(*state_, locator, text_key);
+  if (plan_.text == Loading::kEager) return model::Text(state_->ReadText(ref));
+  return model::Text::Lazy(std::make_shared<const PayloadText>(
+      state_, std::move(ref), state_->PayloadChecksum(locator.file)));
+}
+
+model::TextList ReadResolver::TextList(const TextLocator& locator, std::int64_t text_key) const {
+  payload::TextRef ref = TextRefOf(*state_, locator, text_key);
+  if (plan_.text == Loading::kEager) return model::TextList(state_->ReadTextList(ref));
+  return model::TextList::Lazy(std::make_shared<const PayloadTextList>(
+      state_, std::move(ref), state_->PayloadChecksum(locator.file)));
+}
+
+}  // namespace timef

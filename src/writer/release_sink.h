@@ -1,0 +1,40 @@
+// The writer's catalog::PayloadSink: chunk locators from the values already written, offsets and
+// long text written to the release's payload files as WriteCatalog asks for them (FORMAT.md §9).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+#include "catalog/payload_sink.h"
+#include "payload/payload_writer.h"
+#include "values/values_writer.h"
+
+namespace timef::writer {
+
+// `values` must outlive the sink. Writes under `release_dir` (the staging directory). Not
+// thread-safe, like the payload writers it owns.
+class ReleasePayloadSink final : public catalog::PayloadSink {
+ public:
+  ReleasePayloadSink(const values::ValuesResult& values, const std::filesystem::path& release_dir,
+                     const payload::PayloadOptions& options,
+                     std::int64_t text_pack_threshold_bytes);
+
+  std::vector<ChunkLocator> Chunks(const model::Signal& signal) override;
+  std::optional<OffsetsLocator> StoreOffsets(const model::TimeAxis& axis) override;
+  // Packs a text (or a list whose elements add up to) longer than the threshold, in bytes.
+  std::optional<TextLocator> PackText(const model::Text& text) override;
+  std::optional<TextLocator> PackTextList(const model::TextList& list) override;
+
+  // Closes the payload files; every file written, text files first.
+  std::vector<payload::PayloadFile> Finish();
+
+ private:
+  const values::ValuesResult& values_;
+  payload::TextPayloadWriter texts_;
+  payload::OffsetsPayloadWriter offsets_;
+  std::int64_t threshold_;
+};
+
+}  // namespace timef::writer
