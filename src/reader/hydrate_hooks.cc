@@ -2,6 +2,7 @@
 // manifest here (so a locator naming an unlisted file fails with the table and column), then
 // wrapped in a lazy handle, or loaded at once when the read's LoadPlan says so.
 #include "reader/lazy_handles.h"
+#include "reader/parquet_locator.h"
 #include "reader/reader_state.h"
 #include "timef/error.h"
 
@@ -19,11 +20,7 @@ catalog::HydrateOptions ReaderState::HydrateOptionsFor(const LoadPlan& plan) {
     chunks.reserve(locators.size());
     const std::string what = "signal_chunks.value_path (" + signal.Describe() + ")";
     for (catalog::ChunkLocator& l : locators) {
-      if (!l.minor) {
-        throw FormatError({.file = self->release_dir() / manifest::kControlFileName,
-                           .where = "signal_chunks.chunk_minor_index"},
-                          "a parquet locator of " + signal.Describe() + " has no row index");
-      }
+      CheckParquetLocator(l, signal.Describe());
       chunks.push_back(
           values::ChunkRef{self->ResolveOwn(l.payload_source, l.value_path, true, what),
                            std::move(l.value_path), l.major, *l.minor, l.n_values});

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "reader/parquet_locator.h"
 #include "timef/error.h"
 
 namespace timef {
@@ -33,11 +34,7 @@ void SignalIndex::Add(catalog::SignalLocatorRow&& row, const Resolve& resolve) {
   entry.first_chunk = chunks_.size();
   entry.n_chunks = static_cast<std::uint32_t>(row.chunks.size());
   for (const catalog::ChunkLocator& locator : row.chunks) {
-    if (!locator.minor) {
-      throw FormatError(
-          {.object = "signal_chunks", .where = "chunk_minor_index"},
-          "a parquet locator of signal " + std::to_string(row.signal_id) + " has no row index");
-    }
+    CheckParquetLocator(locator, "signal " + std::to_string(row.signal_id));
     constexpr std::int64_t kMax = std::numeric_limits<std::uint32_t>::max();
     if (locator.major < 0 || locator.major > kMax || *locator.minor < 0 || *locator.minor > kMax) {
       throw FormatError({.object = "signal_chunks", .where = "chunk_major_index"},
