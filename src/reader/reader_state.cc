@@ -55,6 +55,7 @@ fs::path ReaderState::ResolveOwn(const std::optional<std::string>& payload_sourc
 }
 
 model::ValueArray ReaderState::ReadChunk(const values::ChunkRef& chunk, const model::Spec& spec) {
+  std::lock_guard lock(files_mutex_);
   return chunks_.Read(chunk, spec);
 }
 
@@ -86,6 +87,7 @@ void ReaderState::Cache(const std::string& file, std::int64_t row, bool list,
 }
 
 std::string ReaderState::ReadText(const payload::TextRef& ref) {
+  std::lock_guard lock(files_mutex_);
   if (const auto* hit = FindCached(ref.name, ref.row, false)) return hit->front();
   std::string value = payloads_.ReadText(ref);
   Cache(ref.name, ref.row, false, {value});
@@ -93,6 +95,7 @@ std::string ReaderState::ReadText(const payload::TextRef& ref) {
 }
 
 std::vector<std::string> ReaderState::ReadTextList(const payload::TextRef& ref) {
+  std::lock_guard lock(files_mutex_);
   if (const auto* hit = FindCached(ref.name, ref.row, true)) return *hit;
   std::vector<std::string> value = payloads_.ReadTextList(ref);
   Cache(ref.name, ref.row, true, value);
@@ -100,6 +103,7 @@ std::vector<std::string> ReaderState::ReadTextList(const payload::TextRef& ref) 
 }
 
 std::vector<std::int64_t> ReaderState::ReadOffsets(const payload::OffsetsRef& ref) {
+  std::lock_guard lock(files_mutex_);
   return payloads_.ReadOffsets(ref);
 }
 
@@ -110,6 +114,7 @@ const std::string& ReaderState::PayloadChecksum(const std::string& path) const {
 }
 
 ReaderCounters ReaderState::counters() const {
+  std::lock_guard lock(files_mutex_);
   const values::ChunkReaderStats v = chunks_.stats();
   const payload::PayloadReaderStats p = payloads_.stats();
   return ReaderCounters{.catalog_opens = catalog_opens_,
@@ -151,14 +156,14 @@ std::vector<const SignalIndex::Entry*> ReaderState::IndexedSignals(
     if (!out.back()) unknown.push_back(id);
   }
   if (!unknown.empty()) {
-    throw NotFoundError({.object = "signals", .where = "signal_id"},
-                        "no signal with ID " + catalog::ListIds(unknown));
+    throw catalog::UnknownIds("signal", unknown);
   }
   return out;
 }
 
 void ReaderState::Close() {
   if (catalog_) catalog_->Close();
+  std::lock_guard lock(files_mutex_);
   chunks_.Clear();
   payloads_.Clear();
   text_cache_.clear();
