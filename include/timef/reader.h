@@ -5,9 +5,22 @@
 // them. A value read resolves the signal's chunk locators (kept in memory with the signal) and
 // decodes only the pages of the chunks it needs.
 //
-// A Reader is not thread-safe: open one per thread. Lazy handles keep the reader's file state
-// alive, so they stay readable after Close() (files reopen on demand). Across fork() the catalog
-// connection closes and reopens on the next request, in parent and child.
+// Ownership and lifetime: every object a read returns is owned by the caller (shared_ptr) and
+// outlives the Reader. A lazy handle (values, offsets or text not yet loaded) shares the reader's
+// file state: after Close() or the Reader's destruction it reopens the files it reads, and the
+// state is freed with the last handle. An object loaded eagerly keeps no reader state.
+//
+// Threading: a Reader is used by one thread at a time (open one per thread for parallel
+// requests). Lazy handles may be used from any thread, concurrently with each other and with
+// their Reader's requests and Close(): the file state they share is behind one lock per reader,
+// so reads through the handles of one reader are serialized (use one Reader per thread to decode
+// in parallel). Across fork() the catalog connection closes and reopens on the next request, in
+// parent and child.
+//
+// Errors (FORMAT.md §12): ValidationError for bad arguments, NotFoundError naming every unknown
+// ID ("<table>: <id column>: no <kind> with ID 7, 9"), FormatError (naming the table and column)
+// for a stored artifact that is corrupt or unsupported, FileError for a file that is missing or
+// cannot be read, ReaderError for a read interrupted by Close() or fork().
 #pragma once
 
 #include <cstdint>
@@ -40,17 +53,22 @@ inline constexpr std::int64_t kRecordBatchSize = 1000;
 inline constexpr std::int64_t kTaskBatchSize = 5000;
 
 struct RecordQuery {
-  std::vector<std::int64_t> ids;  // empty = every record in stored read order
+  // The records to read, in this order; nullopt = every record in stored read order. An empty
+  // list reads nothing.
+  std::optional<std::vector<std::int64_t>> ids;
   std::int64_t batch_size = kRecordBatchSize;
   LoadPlan load;
 };
 
 struct TaskQuery {
-  std::vector<std::int64_t> inputs;  // record IDs; empty = every task
+  // Tasks with any of these input record IDs; nullopt = no input filter. An empty list selects
+  // no task.
+  std::optional<std::vector<std::int64_t>> inputs;
   // Alternatively the Records themselves (read earlier from this reader's release): selects the
-  // tasks that use one of them as input, like `inputs`, and the tasks reference these very
-  // objects, which the read's plan does not touch. Not together with `inputs`.
-  std::vector<std::shared_ptr<model::Record>> input_records;
+  // tasks that use one of them as input, like `inputs` (an empty list selects no task), and the
+  // tasks reference these very objects, which the read's plan does not touch. Not together with
+  // `inputs`.
+  std::optional<std::vector<std::shared_ptr<model::Record>>> input_records;
   std::optional<model::Split> split;
   std::optional<model::TaskType> type;
   // Tasks whose input modalities include all of these / lie within these (empty = any).
@@ -97,7 +115,7 @@ class SignalValuesRef {
   std::shared_ptr<const model::ValueArray> Load() const;
   // Timesteps [begin, end) with the same rules as model::Signal::ReadSteps: end is clamped to
   // n_values, a negative or reversed window raises ValidationError, only intersecting chunks and
-  // pages are decoded.
+  // pages are decoded (an empty window decodes nothing).
   model::ValueArray ReadSteps(std::int64_t begin, std::int64_t end) const;
   // The lazy source, e.g. to attach to a model::Signal built elsewhere.
   const std::shared_ptr<const model::SignalValues>& source() const { return values_; }
@@ -134,7 +152,9 @@ class Reader {
   static Reader Open(const std::filesystem::path& release_dir, const ReaderOptions& options = {});
 
   Reader(Reader&&) noexcept;
+  // Closes this reader first (as Close()).
   Reader& operator=(Reader&&) noexcept;
+  // Closes the reader (as Close()); lazy handles still alive keep what they need to reopen.
   ~Reader();
 
   const manifest::Manifest& manifest() const;
@@ -155,11 +175,16 @@ class Reader {
   std::vector<std::shared_ptr<model::Task>> ReadTasks(const TaskQuery& query = {});
   TaskStream IterTasks(const TaskQuery& query = {});
 
-  // Objects by ID (one graph per call; a repeated ID returns the same object). NotFoundError
-  // naming every missing ID, or an ID of a task of another type than `type`.
+  // Objects by ID (one graph per call; a repeated ID returns the same object; an empty list
+  // returns nothing and runs no query). NotFoundError naming every missing ID, or an ID of a task
+  // of another type than `type`.
   std::shared_ptr<model::Record> GetRecord(std::int64_t id, const LoadPlan& load = {});
   std::vector<std::shared_ptr<model::Record>> GetRecords(std::span<const std::int64_t> ids,
                                                          const LoadPlan& load = {});
+  // A signal is returned inside its record: signal->source() and source->record() stay valid as
+  // long as the signal is held. `load.signal_values` and `load.time_offsets` apply to the
+  // requested signals only (an irregular axis object is shared with the signals recorded on it);
+  // the rest of the record, and the text of every annotation, stay lazy.
   std::shared_ptr<model::Signal> GetSignal(std::int64_t id, const LoadPlan& load = {});
   std::vector<std::shared_ptr<model::Signal>> GetSignals(std::span<const std::int64_t> ids,
                                                          const LoadPlan& load = {});
@@ -188,8 +213,8 @@ class Reader {
   ArrowTable ReadAnnotationTable();  // one row per occurrence, then per registered annotation
 
   ReaderCounters counters() const;
-  // Closes the catalog connection and the open values and payload files. Lazy handles and later
-  // requests reopen what they need.
+  // Closes the catalog connection and the open values and payload files and drops the decoded-text
+  // cache. Lazy handles and later requests reopen what they need.
   void Close();
 
  private:

@@ -44,11 +44,13 @@ class Config {
 // Checks, before DuckDB sees the file, that it exists and carries DuckDB's magic, so that a missing
 // file and a foreign file get the error classes of FORMAT.md §12.
 void CheckReadableCatalog(const std::filesystem::path& path) {
+  // Only an absent file is "not found"; any other stat failure is reported with its cause.
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    throw FileError(ErrorSite{.file = path}, "file not found",
-                    std::make_error_code(std::errc::no_such_file_or_directory));
+  (void)std::filesystem::status(path, ec);
+  if (ec == std::errc::no_such_file_or_directory) {
+    throw FileError(ErrorSite{.file = path}, "file not found", ec);
   }
+  if (ec) throw FileError(ErrorSite{.file = path}, "cannot stat: " + ec.message(), ec);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorSite{.file = path}, "cannot open the file for reading");
   std::array<char, kMagicOffset + kMagic.size()> header{};

@@ -1,11 +1,14 @@
 #include "catalog/hydrate.h"
 
 #include <algorithm>
+#include <charconv>
+#include <map>
 #include <string>
 
 #include "catalog/duckdb_result.h"
 #include "catalog/duckdb_statement.h"
 #include "catalog/hydrate_graph.h"
+#include "catalog/lookup.h"
 #include "catalog/task_filter_sql.h"
 #include "timef/error.h"
 
@@ -18,6 +21,44 @@ std::vector<int64_t> Column(Result result) {
     auto column = chunk->Int64(0);
     for (idx_t row = 0; row < chunk->size(); ++row) out.push_back(column.Get(row));
   }
+  return out;
+}
+
+// The high-water marks of control_metadata (§4, §6.3): each key once, a decimal int64 ≥ 0.
+model::IdHighWater ReadHighWaterMarks(Connection& connection) {
+  Result r = connection.Query(
+      "SELECT \"key\", \"value\" FROM control_metadata WHERE \"key\" IN "
+      "('max_record_id', 'max_signal_id', 'max_task_id')",
+      "control_metadata");
+  std::map<std::string, int64_t, std::less<>> marks;
+  while (std::optional<Chunk> chunk = r.Next()) {
+    for (idx_t row = 0; row < chunk->size(); ++row) {
+      const std::string_view key = chunk->Varchar(0).Get(row);
+      const std::string_view text = chunk->Varchar(1).Get(row);
+      int64_t value = -1;
+      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (error != std::errc() || end != text.data() + text.size() || value < 0) {
+        throw FormatError({.object = "control_metadata", .where = std::string(key)},
+                          "'" + std::string(text) + "' is not a decimal high-water mark ≥ 0");
+      }
+      if (!marks.emplace(key, value).second) {
+        throw FormatError({.object = "control_metadata", .where = std::string(key)},
+                          "the key appears more than once");
+      }
+    }
+  }
+  auto mark = [&](std::string_view key) {
+    auto found = marks.find(key);
+    if (found == marks.end()) {
+      throw FormatError({.object = "control_metadata", .where = std::string(key)},
+                        "the high-water mark is missing");
+    }
+    return found->second;
+  };
+  model::IdHighWater out;
+  out.max_record_id = mark("max_record_id");
+  out.max_signal_id = mark("max_signal_id");
+  out.max_task_id = mark("max_task_id");
   return out;
 }
 
@@ -79,11 +120,7 @@ std::vector<std::shared_ptr<model::Record>> CatalogHydrator::RecordsById(
       }
     }
   }
-  if (!missing.empty()) {
-    std::string list;
-    for (int64_t id : missing) list += (list.empty() ? "" : ", ") + std::to_string(id);
-    throw NotFoundError({.object = "records", .where = "record_id"}, "unknown record IDs: " + list);
-  }
+  if (!missing.empty()) throw UnknownIds("record", missing);
   HydrateGraph graph(connection_, *requested_, *parents_only_);
   graph.LoadRecords(keys);
   std::vector<std::shared_ptr<model::Record>> out;
@@ -166,22 +203,7 @@ std::unique_ptr<model::Dataset> CatalogHydrator::ReadDataset() {
       }
     }
   }
-  {
-    Result r = connection_.Query(
-        "SELECT key, TRY_CAST(value AS BIGINT) FROM control_metadata WHERE key LIKE 'max_%'",
-        "control_metadata");
-    model::IdHighWater marks;
-    while (std::optional<Chunk> chunk = r.Next()) {
-      for (idx_t row = 0; row < chunk->size(); ++row) {
-        std::string_view key = chunk->Varchar(0).Get(row);
-        const int64_t value = chunk->Int64(1).Optional(row).value_or(0);
-        if (key == "max_record_id") marks.max_record_id = value;
-        if (key == "max_signal_id") marks.max_signal_id = value;
-        if (key == "max_task_id") marks.max_task_id = value;
-      }
-    }
-    dataset.set_id_base(marks);
-  }
+  dataset.set_id_base(ReadHighWaterMarks(connection_));
   graph.LoadDatasetAnnotations();
   const std::vector<int64_t> records =
       Column(connection_.Query("SELECT record_key FROM records ORDER BY read_order", "records"));

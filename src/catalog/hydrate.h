@@ -32,10 +32,11 @@ struct HydrateBatching {
 };
 
 struct TaskFilter {
-  std::vector<int64_t> inputs;  // tasks with any of these input record IDs; empty = any
+  // Tasks with any of these input record IDs; nullopt = any, empty = none.
+  std::optional<std::vector<int64_t>> inputs;
   std::optional<model::Split> split;
   std::optional<model::TaskType> type;
-  std::vector<int64_t> ids;  // only these task IDs; empty = any
+  std::optional<std::vector<int64_t>> ids;  // only these task IDs; nullopt = any, empty = none
   // Tasks whose input_modalities include every one of these; empty = no constraint.
   std::vector<model::InputModality> required_modalities;
   // Tasks whose input_modalities are all among these; empty = no constraint.

@@ -58,8 +58,7 @@ void HydrateGraph::AdoptRecords(const std::vector<std::shared_ptr<model::Record>
       }
     }
     if (!missing.empty()) {
-      throw NotFoundError({.object = "records", .where = "record_id"},
-                          "no record with ID " + ListIds(missing));
+      throw UnknownIds("record", missing);
     }
   }
   std::vector<int64_t> record_keys;

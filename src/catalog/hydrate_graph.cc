@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "catalog/cell_site.h"
 #include "catalog/duckdb_result.h"
 #include "catalog/duckdb_statement.h"
 #include "catalog/hydrate_text.h"
@@ -28,7 +29,7 @@ std::string WithKeys(std::string_view sql) {
 Json ParseCell(std::string_view text, std::string_view column) {
   std::string problem;
   std::optional<Json> json = ParseJsonStrict(text, &problem);
-  if (!json) throw FormatError({.object = "catalog", .where = std::string(column)}, problem);
+  if (!json) throw FormatError(CellSite(column), problem);
   return std::move(*json);
 }
 
@@ -43,12 +44,12 @@ T Parsed(std::optional<T> parsed, std::string_view column, std::string_view valu
 
 // The (start, end) of a stored span kind as a ScopedSpan without signals.
 
-model::AnnotationSpan AnnotationSpanOf(std::string_view type, std::optional<int64_t> start,
-                                       std::optional<int64_t> end) {
+model::AnnotationSpan AnnotationSpanOf(std::string_view table, std::string_view type,
+                                       std::optional<int64_t> start, std::optional<int64_t> end) {
   if (type == "static") return model::StaticSpan{};
   if (type == "point" && start) return model::TimePoint{*start};
   if (type == "interval" && start && end) return model::TimeInterval{*start, *end};
-  BadEnum("span_type", type);
+  BadEnum(std::string(table) + ".span_type", type);
 }
 
 // Occurrence columns shared by annotation_occurrences and registered_annotations queries:
@@ -319,16 +320,21 @@ std::shared_ptr<const model::AnnotationContent> HydrateGraph::Content(const Chun
 
 namespace {
 
+constexpr std::string_view kOccurrences = "annotation_occurrences";
+constexpr std::string_view kRegistered = "registered_annotations";
+
+// `table` is annotation_occurrences or registered_annotations, for messages.
 std::shared_ptr<model::Annotation> MakeOccurrence(
-    const Chunk& c, idx_t row, std::shared_ptr<const model::AnnotationContent> content) {
+    std::string_view table, const Chunk& c, idx_t row,
+    std::shared_ptr<const model::AnnotationContent> content) {
   auto occurrence = std::make_shared<model::Annotation>(
-      std::move(content),
-      AnnotationSpanOf(c.Varchar(2).Get(row), c.Int64(3).Optional(row), c.Int64(4).Optional(row)));
+      std::move(content), AnnotationSpanOf(table, c.Varchar(2).Get(row), c.Int64(3).Optional(row),
+                                           c.Int64(4).Optional(row)));
   if (auto provenance = c.Varchar(5).Optional(row)) {
-    occurrence->set_provenance(ParseCell(*provenance, "provenance"));
+    occurrence->set_provenance(ParseCell(*provenance, std::string(table) + ".provenance"));
   }
   occurrence->set_confidence(c.Double(6).Optional(row));
-  occurrence->set_metadata(ParseCell(c.Varchar(7).Get(row), "metadata"));
+  occurrence->set_metadata(ParseCell(c.Varchar(7).Get(row), std::string(table) + ".metadata"));
   if (auto alias = c.Varchar(8).Optional(row)) occurrence->set_inherited_from(std::string(*alias));
   return occurrence;
 }
@@ -347,7 +353,8 @@ void HydrateGraph::LoadOccurrences(const std::vector<int64_t>& object_keys,
                  object_keys, "annotation_occurrences");
   while (std::optional<Chunk> chunk = r.Next()) {
     for (idx_t row = 0; row < chunk->size(); ++row) {
-      auto occurrence = MakeOccurrence(*chunk, row, Content(*chunk, row, 9, values));
+      auto occurrence =
+          MakeOccurrence(kOccurrences, *chunk, row, Content(*chunk, row, 9, values));
       const int64_t object = chunk->Int64(1).Get(row);
       model::Annotatable* target = object == dataset_key_
                                        ? static_cast<model::Annotatable*>(dataset_.get())
@@ -385,7 +392,8 @@ void HydrateGraph::LoadRegistered() {
       "registered_annotations");
   while (std::optional<Chunk> chunk = r.Next()) {
     for (idx_t row = 0; row < chunk->size(); ++row) {
-      auto occurrence = MakeOccurrence(*chunk, row, Content(*chunk, row, 9, requested_));
+      auto occurrence =
+          MakeOccurrence(kRegistered, *chunk, row, Content(*chunk, row, 9, requested_));
       occurrences_[chunk->Int64(0).Get(row)] = occurrence;
       registered_.push_back(std::move(occurrence));
     }

@@ -3,6 +3,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "catalog/cell_site.h"
 #include "catalog/duckdb_result.h"
 #include "catalog/hydrate_graph.h"
 #include "catalog/hydrate_text.h"
@@ -76,8 +77,7 @@ std::vector<int64_t> Keys(Result result) {
 template <class T>
 T ParseOr(std::optional<T> parsed, std::string_view column, std::string_view value) {
   if (!parsed) {
-    throw FormatError({.object = "catalog", .where = std::string(column)},
-                      "unknown value '" + std::string(value) + "'");
+    throw FormatError(CellSite(column), "unknown value '" + std::string(value) + "'");
   }
   return *parsed;
 }
@@ -104,7 +104,7 @@ model::ScopedSpan SpanOf(model::SpanKind kind, int64_t start, std::optional<int6
 Json ParseJsonCell(std::string_view text, std::string_view column) {
   std::string problem;
   std::optional<Json> json = ParseJsonStrict(text, &problem);
-  if (!json) throw FormatError({.object = "catalog", .where = std::string(column)}, problem);
+  if (!json) throw FormatError(CellSite(column), problem);
   return std::move(*json);
 }
 

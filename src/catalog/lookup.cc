@@ -18,6 +18,15 @@ std::string ListIds(std::span<const int64_t> ids) {
   return out;
 }
 
+NotFoundError UnknownIds(std::string_view kind, std::span<const int64_t> ids,
+                         std::string_view qualifier) {
+  std::string what = "no ";
+  if (!qualifier.empty()) what.append(qualifier).append(" ");
+  what.append(kind).append(" with ID ").append(ListIds(ids));
+  return NotFoundError({.object = std::string(kind) + "s", .where = std::string(kind) + "_id"},
+                       what);
+}
+
 namespace {
 
 // Runs `sql` with $1 = ids and returns, per input position, column 1 (NULL → nullopt).
@@ -62,8 +71,7 @@ void CheckRecordIds(Connection& connection, std::span<const int64_t> ids) {
     if (!found[i]) missing.push_back(ids[i]);
   }
   if (!missing.empty()) {
-    throw NotFoundError({.object = "records", .where = "record_id"},
-                        "no record with ID " + ListIds(missing));
+    throw UnknownIds("record", missing);
   }
 }
 
@@ -79,10 +87,7 @@ void CheckTaskIds(Connection& connection, std::span<const int64_t> ids,
     if (!found[i]) missing.push_back(ids[i]);
   }
   if (!missing.empty()) {
-    throw NotFoundError(
-        {.object = "tasks", .where = "task_id"},
-        std::string(type ? "no " + std::string(model::ToString(*type)) + " task" : "no task") +
-            " with ID " + ListIds(missing));
+    throw UnknownIds("task", missing, type ? model::ToString(*type) : std::string_view());
   }
 }
 

@@ -6,15 +6,23 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "catalog/duckdb_database.h"
+#include "timef/error.h"
 #include "timef/model.h"
 
 namespace timef::catalog {
 
 // "7, 9, 12" (at most 20, then "… (N in all)"), for NotFoundError messages.
 std::string ListIds(std::span<const int64_t> ids);
+
+// The error of every by-ID request that meets unknown IDs, so that each path words it alike:
+// "<kind>s: <kind>_id: no [<qualifier> ]<kind> with ID 7, 9" (kind "record", "signal", "task";
+// qualifier e.g. a task type).
+NotFoundError UnknownIds(std::string_view kind, std::span<const int64_t> ids,
+                         std::string_view qualifier = {});
 
 std::vector<int64_t> RecordIdsInReadOrder(Connection& connection);
 

@@ -2,13 +2,13 @@
 
 #include <string>
 
+#include "catalog/cell_site.h"
 #include "timef/error.h"
 
 namespace timef::catalog {
 
 void UnknownCellValue(std::string_view column, std::string_view value) {
-  throw FormatError({.object = "catalog", .where = std::string(column)},
-                    "unknown value '" + std::string(value) + "'");
+  throw FormatError(CellSite(column), "unknown value '" + std::string(value) + "'");
 }
 
 model::Spec SpecAt(const Chunk& c, idx_t row, idx_t first) {

@@ -8,13 +8,17 @@ TaskFilterSql::TaskFilterSql(const TaskFilter& filter, int first_param)
   auto param = [this] { return std::string("$").append(std::to_string(next_param_++)); };
   if (filter.split) conditions_ += " AND t.split = " + param();
   if (filter.type) conditions_ += " AND t.task_type = " + param();
-  if (!filter.inputs.empty()) {
+  // An empty ID list selects nothing (binding an empty list would too, at the cost of a join).
+  if ((filter.inputs && filter.inputs->empty()) || (filter.ids && filter.ids->empty())) {
+    conditions_ += " AND false";
+  }
+  if (filter.inputs && !filter.inputs->empty()) {
     conditions_ +=
         " AND t.task_key IN (SELECT rr.task_key FROM task_record_refs rr JOIN records r ON "
         "r.record_key = rr.record_key JOIN (SELECT unnest(" +
         param() + "::BIGINT[]) AS id) q ON r.record_id = q.id WHERE rr.field = 'inputs')";
   }
-  if (!filter.ids.empty()) {
+  if (filter.ids && !filter.ids->empty()) {
     conditions_ += " AND t.task_id IN (SELECT unnest(" + param() + "::BIGINT[]))";
   }
   if (!filter.required_modalities.empty()) {
@@ -31,8 +35,8 @@ void TaskFilterSql::Bind(PreparedStatement& statement) const {
   idx_t param = static_cast<idx_t>(first_param_);
   if (filter_.split) statement.BindVarchar(param++, model::ToString(*filter_.split));
   if (filter_.type) statement.BindVarchar(param++, model::ToString(*filter_.type));
-  if (!filter_.inputs.empty()) statement.BindInt64List(param++, filter_.inputs);
-  if (!filter_.ids.empty()) statement.BindInt64List(param++, filter_.ids);
+  if (filter_.inputs && !filter_.inputs->empty()) statement.BindInt64List(param++, *filter_.inputs);
+  if (filter_.ids && !filter_.ids->empty()) statement.BindInt64List(param++, *filter_.ids);
   if (!required_.empty()) statement.BindVarcharList(param++, required_);
   if (!supported_.empty()) statement.BindVarcharList(param++, supported_);
 }

@@ -37,6 +37,7 @@ void Record::AddSource(std::shared_ptr<Source> source) {
     internal::Fail(source->Describe(), "parent",
                    "a root source has no parent, but it is a child of " + parent->Describe());
   }
+  source->record_ = weak_from_this();
   sources_.push_back(std::move(source));
 }
 

@@ -1,6 +1,7 @@
 #include "timef/model/source.h"
 
 #include "model/checks.h"
+#include "timef/model/record.h"
 
 namespace timef::model {
 
@@ -43,6 +44,13 @@ void Source::AddChild(std::shared_ptr<Source> child) {
   }
   child->parent_ = self;
   children_.push_back(std::move(child));
+}
+
+std::shared_ptr<Record> Source::record() const {
+  const Source* root = this;
+  std::shared_ptr<Source> parent;
+  while ((parent = root->parent()) != nullptr) root = parent.get();
+  return root->record_.lock();
 }
 
 std::shared_ptr<Source> Source::AddChild(std::string name) {

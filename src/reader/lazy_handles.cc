@@ -25,6 +25,7 @@ std::shared_ptr<const model::ValueArray> LazySignalValues::Load() const {
 model::ValueArray LazySignalValues::ReadSteps(std::int64_t begin, std::int64_t end,
                                               std::int64_t step_width) const {
   std::vector<model::ValueArray> parts;
+  if (begin >= end) return values::ConcatValues(spec_->dtype, parts);
   std::int64_t chunk_begin = 0;
   for (const values::ChunkRef& chunk : chunks_) {
     const std::int64_t chunk_end = chunk_begin + chunk.n_values;
@@ -52,6 +53,7 @@ std::shared_ptr<const std::vector<std::int64_t>> LazyOffsets::Load() const {
   std::lock_guard lock(mutex_);
   if (!loaded_) {
     loaded_ = std::make_shared<const std::vector<std::int64_t>>(state_->ReadOffsets(ref_));
+    state_.reset();
   }
   return loaded_;
 }

@@ -1,5 +1,6 @@
 // The lazy model sources a reader hands out: signal values read chunk by chunk, irregular offsets
-// read once per axis object and checked, packed text read on every Read() and never kept.
+// read once per axis object and checked, packed text read on every Read() and never kept. Each
+// may be used from any thread: what they share is the ReaderState, which locks its file state.
 #pragma once
 
 #include <memory>
@@ -25,6 +26,8 @@ class LazySignalValues final : public model::SignalValues {
                               std::int64_t step_width) const override;
   bool is_loaded() const override { return false; }
   const std::vector<values::ChunkRef>& chunks() const { return chunks_; }
+  // The reader state this handle keeps alive (tests check with it that the state is freed).
+  const std::shared_ptr<ReaderState>& state() const { return state_; }
 
  private:
   std::shared_ptr<ReaderState> state_;
@@ -33,7 +36,8 @@ class LazySignalValues final : public model::SignalValues {
 };
 
 // Reads the axis's offsets on the first Load(), checks them (count, digest, order, first/last)
-// and keeps them: the signals of one axis object share one checked array.
+// and keeps them: the signals of one axis object share one checked array. Once loaded it lets go
+// of the reader state, so that loaded offsets keep no reader alive.
 class LazyOffsets final : public model::TimeOffsets {
  public:
   LazyOffsets(std::shared_ptr<ReaderState> state, payload::OffsetsRef ref);
@@ -41,9 +45,9 @@ class LazyOffsets final : public model::TimeOffsets {
   bool is_loaded() const override;
 
  private:
-  std::shared_ptr<ReaderState> state_;
-  payload::OffsetsRef ref_;
   mutable std::mutex mutex_;
+  mutable std::shared_ptr<ReaderState> state_;  // null once loaded
+  payload::OffsetsRef ref_;
   mutable std::shared_ptr<const std::vector<std::int64_t>> loaded_;
 };
 

@@ -22,13 +22,15 @@ std::vector<const manifest::FilePart*> OwnFiles(const manifest::Manifest& m) {
   return parts;
 }
 
+// Only an absent file is "missing": one that cannot be stat'ed for another reason (a permission,
+// a symlink loop, a path component that is not a directory) is reported with its own cause.
 std::int64_t SizeOrThrow(const fs::path& file) {
   std::error_code ec;
   const auto size = fs::file_size(file, ec);
-  if (ec) {
-    throw FileError({.file = file}, "listed in manifest.json but missing: " + ec.message(),
-                    std::make_error_code(std::errc::no_such_file_or_directory));
+  if (ec == std::errc::no_such_file_or_directory) {
+    throw FileError({.file = file}, "listed in manifest.json but missing", ec);
   }
+  if (ec) throw FileError({.file = file}, "cannot read its size: " + ec.message(), ec);
   return static_cast<std::int64_t>(size);
 }
 

@@ -44,22 +44,25 @@ std::vector<std::int64_t> Distinct(std::span<const std::int64_t> ids) {
 }  // namespace
 
 catalog::TaskFilter FilterOf(const TaskQuery& query) {
-  CheckIds(query.inputs, "record");
   catalog::TaskFilter filter;
-  filter.inputs = query.inputs;
-  if (!query.input_records.empty()) {
-    if (!query.inputs.empty()) {
+  if (query.inputs) {
+    CheckIds(*query.inputs, "record");
+    filter.inputs = *query.inputs;
+  }
+  if (query.input_records) {
+    if (query.inputs) {
       throw ValidationError({.object = "TaskQuery", .where = "input_records"},
                             "give inputs or input_records, not both");
     }
-    for (const auto& record : query.input_records) {
+    filter.inputs.emplace();
+    for (const auto& record : *query.input_records) {
       if (!record || !record->id()) {
         throw ValidationError({.object = "TaskQuery", .where = "input_records"},
                               "every input record needs an ID (read it from the release)");
       }
-      filter.inputs.push_back(*record->id());
+      filter.inputs->push_back(*record->id());
     }
-    filter.adopt = query.input_records;
+    filter.adopt = *query.input_records;
   }
   filter.split = query.split;
   filter.type = query.type;
@@ -70,8 +73,19 @@ catalog::TaskFilter FilterOf(const TaskQuery& query) {
 
 Reader::Reader(std::shared_ptr<ReaderState> state) : state_(std::move(state)) {}
 Reader::Reader(Reader&&) noexcept = default;
-Reader& Reader::operator=(Reader&&) noexcept = default;
-Reader::~Reader() = default;
+
+Reader& Reader::operator=(Reader&& other) noexcept {
+  if (this != &other) {
+    if (state_) state_->Close();
+    state_ = std::move(other.state_);
+  }
+  return *this;
+}
+
+// Lazy handles may keep the state alive; the files and the catalog connection close now.
+Reader::~Reader() {
+  if (state_) state_->Close();
+}
 
 const manifest::Manifest& Reader::manifest() const { return state_->manifest(); }
 const std::filesystem::path& Reader::path() const { return state_->release_dir(); }
@@ -91,13 +105,14 @@ std::vector<std::int64_t> Reader::RecordIds() {
 RecordStream Reader::IterRecords(const RecordQuery& query) {
   CheckBatchSize(query.batch_size, "IterRecords");
   std::shared_ptr<ReaderState> state = state_;
-  if (!query.ids.empty()) {
-    CheckIds(query.ids, "record");
+  if (query.ids) {
+    if (query.ids->empty()) return RecordStream(nullptr);
+    CheckIds(*query.ids, "record");
     {
       catalog::CatalogLease lease = state->Lease();
-      catalog::CheckRecordIds(lease.connection(), query.ids);
+      catalog::CheckRecordIds(lease.connection(), *query.ids);
     }
-    auto ids = std::make_shared<const std::vector<std::int64_t>>(query.ids);
+    auto ids = std::make_shared<const std::vector<std::int64_t>>(*query.ids);
     return RecordStream(
         [state, ids, query, next = std::size_t{0}]() mutable -> std::optional<RecordStream::Batch> {
           if (next >= ids->size()) return std::nullopt;
@@ -153,6 +168,7 @@ TaskStream Reader::IterTasks(const TaskQuery& query) {
 std::vector<std::shared_ptr<model::Record>> Reader::GetRecords(std::span<const std::int64_t> ids,
                                                                const LoadPlan& load) {
   CheckIds(ids, "record");
+  if (ids.empty()) return {};
   const std::vector<std::int64_t> distinct = Distinct(ids);
   catalog::CatalogLease lease = state_->Lease();
   const auto records = state_->Hydrator(lease.connection(), load).RecordsById(distinct);
@@ -171,6 +187,7 @@ std::shared_ptr<model::Record> Reader::GetRecord(std::int64_t id, const LoadPlan
 std::vector<std::shared_ptr<model::Signal>> Reader::GetSignals(std::span<const std::int64_t> ids,
                                                                const LoadPlan& load) {
   CheckIds(ids, "signal");
+  if (ids.empty()) return {};
   // The locator index knows each signal's record (and says which IDs are unknown) without SQL
   // once it holds them.
   std::vector<std::int64_t> record_ids;
@@ -178,10 +195,35 @@ std::vector<std::shared_ptr<model::Signal>> Reader::GetSignals(std::span<const s
   for (const SignalIndex::Entry* entry : state_->IndexedSignals(ids)) {
     record_ids.push_back(entry->record_id);
   }
-  const auto records = GetRecords(record_ids, load);
+  // The records are built lazily; the plan then loads the requested signals, not their siblings.
+  const std::unordered_set<std::int64_t> wanted(ids.begin(), ids.end());
+  catalog::HydrateOptions options = state_->HydrateOptionsFor(LoadPlan::AllLazy());
+  if (load.signal_values == Loading::kEager) {
+    options.values = [lazy = options.values, eager = state_->HydrateOptionsFor(load).values,
+                      &wanted](const model::Signal& signal,
+                               std::vector<catalog::ChunkLocator> locators) {
+      return wanted.contains(*signal.id()) ? eager(signal, std::move(locators))
+                                           : lazy(signal, std::move(locators));
+    };
+  }
+  const std::vector<std::int64_t> distinct = Distinct(record_ids);
+  std::vector<std::shared_ptr<model::Record>> records;
+  {
+    catalog::CatalogLease lease = state_->Lease();
+    records =
+        catalog::CatalogHydrator(lease.connection(), std::move(options)).RecordsById(distinct);
+  }
+  // Each signal shares ownership with its record, so that its source (and the record) stay
+  // reachable while the caller holds only the signal.
   std::unordered_map<std::int64_t, std::shared_ptr<model::Signal>> by_id;
   for (const auto& record : records) {
-    for (auto& signal : record->Signals()) by_id.emplace(*signal->id(), std::move(signal));
+    for (const auto& signal : record->Signals()) {
+      if (!wanted.contains(*signal->id())) continue;
+      if (load.time_offsets == Loading::kEager && signal->axis()->is_irregular()) {
+        signal->axis()->LoadOffsets();
+      }
+      by_id.emplace(*signal->id(), std::shared_ptr<model::Signal>(record, signal.get()));
+    }
   }
   std::vector<std::shared_ptr<model::Signal>> out;
   out.reserve(ids.size());
@@ -197,6 +239,7 @@ std::vector<std::shared_ptr<model::Task>> Reader::GetTasks(std::span<const std::
                                                            std::optional<model::TaskType> type,
                                                            const LoadPlan& load) {
   CheckIds(ids, "task");
+  if (ids.empty()) return {};
   const std::vector<std::int64_t> distinct = Distinct(ids);
   catalog::CatalogLease lease = state_->Lease();
   catalog::CheckTaskIds(lease.connection(), distinct, type);

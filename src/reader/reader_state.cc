@@ -90,10 +90,12 @@ fs::path ReaderState::ResolveFile(const TextLocator& locator, const std::string&
 }
 
 model::ValueArray ReaderState::ReadChunk(const values::ChunkRef& chunk, const model::Spec& spec) {
+  std::lock_guard lock(files_mutex_);
   return chunks_.Read(chunk, spec);
 }
 
 std::string ReaderState::ReadText(const payload::TextRef& ref) {
+  std::lock_guard lock(files_mutex_);
   if (const auto* hit = text_cache_.Find(ref.file, ref.row, false)) return hit->front();
   std::string value = payloads_.ReadText(ref);
   text_cache_.Put(ref.file, ref.row, false, {value});
@@ -101,6 +103,7 @@ std::string ReaderState::ReadText(const payload::TextRef& ref) {
 }
 
 std::vector<std::string> ReaderState::ReadTextList(const payload::TextRef& ref) {
+  std::lock_guard lock(files_mutex_);
   if (const auto* hit = text_cache_.Find(ref.file, ref.row, true)) return *hit;
   std::vector<std::string> value = payloads_.ReadTextList(ref);
   text_cache_.Put(ref.file, ref.row, true, value);
@@ -108,6 +111,7 @@ std::vector<std::string> ReaderState::ReadTextList(const payload::TextRef& ref) 
 }
 
 std::vector<std::int64_t> ReaderState::ReadOffsets(const payload::OffsetsRef& ref) {
+  std::lock_guard lock(files_mutex_);
   return payloads_.ReadOffsets(ref);
 }
 
@@ -118,6 +122,7 @@ const std::string& ReaderState::PayloadChecksum(const std::string& path) const {
 }
 
 ReaderCounters ReaderState::counters() const {
+  std::lock_guard lock(files_mutex_);
   const values::ChunkReaderStats v = chunks_.stats();
   const payload::PayloadReaderStats p = payloads_.stats();
   return ReaderCounters{.catalog_opens = catalog_opens_,
@@ -159,14 +164,14 @@ std::vector<const SignalIndex::Entry*> ReaderState::IndexedSignals(
     if (!out.back()) unknown.push_back(id);
   }
   if (!unknown.empty()) {
-    throw NotFoundError({.object = "signals", .where = "signal_id"},
-                        "no signal with ID " + catalog::ListIds(unknown));
+    throw catalog::UnknownIds("signal", unknown);
   }
   return out;
 }
 
 void ReaderState::Close() {
   if (catalog_) catalog_->Close();
+  std::lock_guard lock(files_mutex_);
   chunks_.Clear();
   payloads_.Clear();
   text_cache_.Clear();

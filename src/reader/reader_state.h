@@ -1,12 +1,18 @@
 // The state a Reader shares with the lazy handles it hands out: the manifest, the catalog
 // session, the open values and payload files, the decoded-text cache and the counters. Handles
 // hold it by shared_ptr, so they stay readable after the Reader is closed or destroyed.
+//
+// Threading: the catalog session and the locator index serve the Reader's requests, one thread
+// at a time. The file state (open shards and payload files, the text cache, their counters) is
+// what lazy handles share, from any thread: ReadChunk, ReadText, ReadTextList, ReadOffsets,
+// counters() and Close() take files_mutex_.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -85,6 +91,8 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   std::set<std::string> own_values_;
   std::map<std::string, std::string> own_payloads_;  // path → checksum
   std::unique_ptr<catalog::CatalogReader> catalog_;
+  // Guards the members below it up to the counters.
+  mutable std::mutex files_mutex_;
   values::ChunkReader chunks_;
   payload::PayloadReader payloads_;
   TextCache text_cache_{kTextCacheBytes};

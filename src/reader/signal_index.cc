@@ -33,6 +33,9 @@ void SignalIndex::Add(catalog::SignalLocatorRow&& row, const Resolve& resolve) {
   entry.first_chunk = chunks_.size();
   entry.n_chunks = static_cast<std::uint32_t>(row.chunks.size());
   for (const ChunkLocator& locator : row.chunks) {
+    // Resolving first lets the one resolve function name a Zarr or unlisted file; the row index
+    // is checked here as well because a file already indexed is not resolved again.
+    const std::uint32_t file = FileIndex(locator, resolve);
     if (!locator.minor) {
       throw FormatError(
           {.object = "signal_chunks", .where = "chunk_minor_index"},
@@ -45,8 +48,7 @@ void SignalIndex::Add(catalog::SignalLocatorRow&& row, const Resolve& resolve) {
                             std::to_string(locator.major) + ", row " +
                             std::to_string(*locator.minor) + " is outside 0..2^32-1");
     }
-    chunks_.push_back(CompactChunk{FileIndex(locator, resolve),
-                                   static_cast<std::uint32_t>(locator.major),
+    chunks_.push_back(CompactChunk{file, static_cast<std::uint32_t>(locator.major),
                                    static_cast<std::uint32_t>(*locator.minor), locator.n_values});
   }
   entries_[row.signal_id] = entry;

@@ -41,6 +41,7 @@ std::vector<SignalValuesRef> Reader::GetSignalValues(std::span<const std::int64_
                             "IDs are positive int64, got " + std::to_string(id));
     }
   }
+  if (ids.empty()) return {};
   const std::vector<const SignalIndex::Entry*> entries = state_->IndexedSignals(ids);
   const SignalIndex& index = state_->signal_index();
   std::vector<SignalValuesRef> out(ids.size());

@@ -1,6 +1,8 @@
 #include "writer/staging.h"
 
 #include <fcntl.h>
+#include <stdio.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <array>
@@ -46,6 +48,63 @@ void FsyncPath(const fs::path& path, bool directory) {
   }
 }
 
+namespace {
+
+// An exclusive flock(2) of a directory for the lifetime of the object: the writers of one
+// version commit one at a time. On a file system without flock the lock is not held (held() is
+// false) and the commit relies on the no-replace rename alone.
+class DirectoryLock {
+ public:
+  explicit DirectoryLock(const fs::path& dir)
+      : fd_(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
+    if (fd_ < 0) {
+      throw FileError({.file = dir},
+                      "cannot open to lock: " + std::system_category().message(errno),
+                      std::error_code(errno, std::generic_category()));
+    }
+    int rc = 0;
+    do {
+      rc = ::flock(fd_, LOCK_EX);
+    } while (rc != 0 && errno == EINTR);
+    if (rc == 0) {
+      held_ = true;
+    } else if (errno != ENOLCK && errno != EOPNOTSUPP && errno != EINVAL && errno != EBADF) {
+      const int saved = errno;
+      ::close(fd_);
+      throw FileError({.file = dir}, "cannot lock: " + std::system_category().message(saved),
+                      std::error_code(saved, std::generic_category()));
+    }
+  }
+  ~DirectoryLock() { ::close(fd_); }  // releases the lock
+  DirectoryLock(const DirectoryLock&) = delete;
+  DirectoryLock& operator=(const DirectoryLock&) = delete;
+  bool held() const { return held_; }
+
+ private:
+  int fd_;
+  bool held_ = false;
+};
+
+// rename(2) that never replaces an existing `to`: 0, or -1 with errno (EEXIST when `to` exists).
+int RenameNoReplace(const fs::path& from, const fs::path& to) {
+  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return 0;
+  if (errno != EINVAL && errno != ENOSYS) return -1;
+  // No RENAME_NOREPLACE on this file system: rename(2) replaces only an empty directory (a
+  // committed release holds its manifest), and fails with ENOTEMPTY or EEXIST otherwise.
+  return ::rename(from.c_str(), to.c_str());
+}
+
+}  // namespace
+
+bool HoldsCommittedRelease(const fs::path& release_dir) {
+  const fs::path manifest = release_dir / manifest::kManifestFileName;
+  std::error_code ec;
+  const fs::file_status status = fs::symlink_status(manifest, ec);
+  if (ec == std::errc::no_such_file_or_directory) return false;
+  if (ec) throw FileError({.file = manifest}, "cannot stat: " + ec.message(), ec);
+  return fs::exists(status);
+}
+
 StagingDir::StagingDir(const fs::path& release_dir) : release_dir_(release_dir) {
   std::error_code ec;
   fs::create_directories(release_dir_.parent_path(), ec);
@@ -86,14 +145,26 @@ void StagingDir::Publish() {
   // Children before parents, so each directory entry is durable before its parent's.
   for (auto it = directories.rbegin(); it != directories.rend(); ++it) FsyncPath(*it, true);
 
-  std::error_code ec;
-  if (fs::exists(release_dir_ / manifest::kManifestFileName, ec)) {
+  const DirectoryLock lock(release_dir_.parent_path());
+  if (HoldsCommittedRelease(release_dir_)) {
     throw ValidationError({.file = release_dir_},
                           "already holds a committed version (another writer committed first)");
   }
-  // A release directory without a manifest is what a crash leaves; it is never a release.
-  if (fs::exists(release_dir_, ec)) fs::remove_all(release_dir_, ec);
-  if (::rename(path_.c_str(), release_dir_.c_str()) != 0) {
+  // A release directory without a manifest is what a crash leaves; it is never a release. Under
+  // the lock no writer of this library commits there until this one has renamed.
+  std::error_code ec;
+  const fs::file_status leftover = fs::symlink_status(release_dir_, ec);
+  if (fs::is_directory(leftover)) {
+    if (!lock.held()) {
+      throw FileError({.file = release_dir_},
+                      "holds an uncommitted leftover, which cannot be removed safely without a "
+                      "lock of the parent directory; remove it by hand");
+    }
+    fs::remove_all(release_dir_, ec);
+    if (ec)
+      throw FileError({.file = release_dir_}, "cannot remove the leftover: " + ec.message(), ec);
+  }
+  if (RenameNoReplace(path_, release_dir_) != 0) {
     const int saved = errno;
     if (saved == ENOTEMPTY || saved == EEXIST) {
       throw ValidationError({.file = release_dir_},

@@ -18,10 +18,14 @@ class StagingDir {
 
   const std::filesystem::path& path() const { return path_; }
 
-  // Fsyncs every regular file below the directory, each directory, then renames it to the
-  // release directory (removing a manifest-less leftover there first) and fsyncs the parent.
-  // ValidationError when another writer committed the version first (this staging directory is
-  // then removed).
+  // Fsyncs every regular file below the directory, each directory, then commits: under an
+  // exclusive lock (flock) of the parent directory, which every writer of this library takes,
+  // it checks that no manifest is at the release directory, removes a manifest-less leftover
+  // there, and renames the staging directory into place without replacing anything
+  // (renameat2(RENAME_NOREPLACE); where the file system lacks it, rename(2), which cannot
+  // replace a non-empty directory, so never a release). Then fsyncs the parent. ValidationError
+  // when another writer committed the version first; the destructor then removes this staging
+  // directory. FileError when the check, the removal or the rename fails otherwise.
   void Publish();
 
  private:
@@ -29,6 +33,10 @@ class StagingDir {
   std::filesystem::path path_;
   bool published_ = false;
 };
+
+// Whether `release_dir` holds a committed version (its manifest.json exists). FileError when
+// that cannot be told (a stat failure other than absence).
+bool HoldsCommittedRelease(const std::filesystem::path& release_dir);
 
 // fsync of one file or directory; FileError naming the path on failure.
 void FsyncPath(const std::filesystem::path& path, bool directory);

@@ -120,13 +120,14 @@ void WriteFileDurably(const fs::path& path, const std::string& bytes) {
   writer::FsyncPath(path, false);
 }
 
-// The staged directory must hold exactly the listed files (FORMAT.md §3.1), e.g. no .wal.
+// The staged directory must hold exactly the listed files (FORMAT.md §3.1), e.g. no .wal;
+// ValidationError otherwise (a writer-side check, §14 L1).
 void CheckStagedFiles(const fs::path& dir, const std::set<std::string>& listed) {
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
     if (entry.is_directory()) continue;
     const std::string rel = fs::relative(entry.path(), dir).generic_string();
     if (!listed.contains(rel)) {
-      throw FormatError({.file = entry.path()}, "staged file is not listed in the manifest");
+      throw ValidationError({.file = entry.path()}, "staged file is not listed in the manifest");
     }
   }
 }
@@ -147,7 +148,7 @@ WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card,
   CheckWritable(dataset, signals);
 
   // 2. Never overwrite a committed version.
-  if (fs::exists(release_dir / manifest::kManifestFileName)) {
+  if (writer::HoldsCommittedRelease(release_dir)) {
     throw ValidationError({.file = release_dir}, "already holds a committed version");
   }
 
@@ -203,7 +204,14 @@ WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card,
   CheckStagedFiles(dir, listed);
   if (options.audit) {
     Report(options, WriteStage::kAudit);
-    catalog::Audit(control, writer::AuditFactsOf(m));
+    // The audit raises FormatError on a committed release; here the data being written breaks
+    // an invariant, which is a ValidationError (FORMAT.md §3.2 step 6, §14).
+    try {
+      catalog::Audit(control, writer::AuditFactsOf(m));
+    } catch (const catalog::AuditError& e) {
+      throw ValidationError({.file = e.path(), .object = e.object(), .where = e.where()},
+                            e.problem());
+    }
   }
 
   // 7. Hash, manifest last.

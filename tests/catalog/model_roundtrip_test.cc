@@ -388,7 +388,8 @@ TEST_F(ModelRoundTripTest, TaskFiltersRunInSqlAndShareReferencedObjects) {
     for (const auto& t : tasks) out.push_back(*t->id());
     return out;
   };
-  EXPECT_EQ(ids(hydrator.Tasks({.inputs = {2}}, 0, 100)), (std::vector<int64_t>{2, 7}));
+  EXPECT_EQ(ids(hydrator.Tasks({.inputs = std::vector<std::int64_t>{2}}, 0, 100)),
+            (std::vector<int64_t>{2, 7}));
   EXPECT_EQ(ids(hydrator.Tasks({.split = model::Split::kTest}, 0, 100)), (std::vector<int64_t>{3}));
   EXPECT_EQ(ids(hydrator.Tasks({.type = TaskType::kTsEditing}, 0, 100)), (std::vector<int64_t>{5}));
   EXPECT_EQ(ids(hydrator.Tasks({}, 2, 3)), (std::vector<int64_t>{3, 4, 5}));

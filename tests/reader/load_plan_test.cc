@@ -96,7 +96,9 @@ TEST(InputRecordsTest, TasksReuseTheRecordsYouPassAndLeaveThemAsTheyAre) {
   const auto records = reader.GetRecords(std::vector<int64_t>{*w->fixture.ecg->id()});
   const auto& ecg = records.front();
   ASSERT_FALSE(AnyValuesLoaded(*ecg));
-  const auto tasks = reader.ReadTasks({.input_records = {ecg}, .load = LoadPlan::AllEager()});
+  const auto tasks =
+      reader.ReadTasks({.input_records = std::vector<std::shared_ptr<model::Record>>{ecg},
+                        .load = LoadPlan::AllEager()});
   ASSERT_EQ(tasks.size(), 2u);  // classify and answer use the ECG record
   for (const auto& task : tasks) {
     ASSERT_EQ(task->inputs().size(), 1u);
@@ -108,7 +110,8 @@ TEST(InputRecordsTest, TasksReuseTheRecordsYouPassAndLeaveThemAsTheyAre) {
   EXPECT_FALSE(AnyValuesLoaded(*ecg));  // the caller's record: untouched
 
   // Streams: every batch uses the same caller objects.
-  TaskStream stream = reader.IterTasks({.input_records = {ecg}, .batch_size = 1});
+  TaskStream stream = reader.IterTasks(
+      {.input_records = std::vector<std::shared_ptr<model::Record>>{ecg}, .batch_size = 1});
   int n = 0;
   while (auto batch = stream.Next()) {
     EXPECT_EQ(batch->front()->inputs()[0], ecg);
@@ -119,10 +122,17 @@ TEST(InputRecordsTest, TasksReuseTheRecordsYouPassAndLeaveThemAsTheyAre) {
   // A record that does not match what is stored, or has no ID, is refused.
   auto changed = reader.GetRecords(std::vector<int64_t>{*w->fixture.ecg->id()}).front();
   changed->AddSource("extra");
-  EXPECT_THROW(reader.ReadTasks({.input_records = {changed}}), ValidationError);
+  EXPECT_THROW(
+      reader.ReadTasks({.input_records = std::vector<std::shared_ptr<model::Record>>{changed}}),
+      ValidationError);
   auto fresh = std::make_shared<model::Record>();
-  EXPECT_THROW(reader.ReadTasks({.input_records = {fresh}}), ValidationError);
-  EXPECT_THROW(reader.ReadTasks({.inputs = {1}, .input_records = {ecg}}), ValidationError);
+  EXPECT_THROW(
+      reader.ReadTasks({.input_records = std::vector<std::shared_ptr<model::Record>>{fresh}}),
+      ValidationError);
+  EXPECT_THROW(
+      reader.ReadTasks({.inputs = std::vector<std::int64_t>{1},
+                        .input_records = std::vector<std::shared_ptr<model::Record>>{ecg}}),
+      ValidationError);
 }
 
 // Every annotation on a record, its sources and its signals.
@@ -161,9 +171,10 @@ TEST(InputRecordsTest, AnnotationReferencesResolveToTheCallersAnnotations) {
       }
       return n;
     };
-    adopted_refs += count(reader.ReadTasks({.input_records = {record}}));
+    adopted_refs += count(
+        reader.ReadTasks({.input_records = std::vector<std::shared_ptr<model::Record>>{record}}));
     // By ID, the read builds its own copy of the record: no reference reaches the caller's.
-    plain_refs += count(reader.ReadTasks({.inputs = {*record->id()}}));
+    plain_refs += count(reader.ReadTasks({.inputs = std::vector<std::int64_t>{*record->id()}}));
   }
   EXPECT_GT(adopted_refs, 0);
   EXPECT_EQ(plain_refs, 0);

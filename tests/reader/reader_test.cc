@@ -162,8 +162,8 @@ TEST(ReaderTest, RecordStreamsAreBoundedAndCheckIdsFirst) {
     for (auto& r : *batch) seen.push_back(*r->id());
   }
   EXPECT_EQ(seen, reader.RecordIds());
-  EXPECT_THROW(reader.IterRecords({.ids = {2, 999}}), NotFoundError);
-  RecordStream some = reader.IterRecords({.ids = {4, 2}, .batch_size = 1});
+  EXPECT_THROW(reader.IterRecords({.ids = std::vector<std::int64_t>{2, 999}}), NotFoundError);
+  RecordStream some = reader.IterRecords({.ids = std::vector<std::int64_t>{4, 2}, .batch_size = 1});
   EXPECT_EQ(*(*some.Next())[0]->id(), 4);
   EXPECT_EQ(*(*some.Next())[0]->id(), 2);
   EXPECT_FALSE(some.Next().has_value());
@@ -175,7 +175,8 @@ TEST(ReaderTest, TaskStreamsFilterAndCoverEveryTask) {
   EXPECT_EQ(reader.ReadTasks().size(), 3u);
   EXPECT_EQ(reader.ReadTasks({.split = model::Split::kTest}).size(), 1u);
   EXPECT_EQ(reader.ReadTasks({.type = model::TaskType::kForecasting}).size(), 1u);
-  EXPECT_EQ(reader.ReadTasks({.inputs = {*w->fixture.ecg->id()}}).size(), 2u);
+  EXPECT_EQ(reader.ReadTasks({.inputs = std::vector<std::int64_t>{*w->fixture.ecg->id()}}).size(),
+            2u);
   // Modality filters run in SQL: the two prompted tasks have text, the forecast has none.
   using model::InputModality;
   EXPECT_EQ(reader.ReadTasks({.required_modalities = {InputModality::kText}}).size(), 2u);

@@ -423,9 +423,10 @@ TEST_F(TablesTest, FiltersSelectTheTasksReadTasksSelects) {
   queries.push_back({.required_modalities = {InputModality::kText, InputModality::kTimeSeries}});
   queries.push_back({.supported_modalities = {InputModality::kText}});
   queries.push_back({.supported_modalities = {InputModality::kText, InputModality::kNoInput}});
-  queries.push_back({.inputs = {demo::kEcgRecordId}});
-  queries.push_back({.inputs = {demo::kVitalsRecordId, demo::kDiaryRecordId}});
-  queries.push_back({.inputs = {demo::kEcgRecordId},
+  queries.push_back({.inputs = std::vector<std::int64_t>{demo::kEcgRecordId}});
+  queries.push_back(
+      {.inputs = std::vector<std::int64_t>{demo::kVitalsRecordId, demo::kDiaryRecordId}});
+  queries.push_back({.inputs = std::vector<std::int64_t>{demo::kEcgRecordId},
                      .split = Split::kTrain,
                      .required_modalities = {InputModality::kText}});
   bool narrowed = false;
@@ -456,10 +457,11 @@ TEST_F(TablesTest, FiltersSelectTheTasksReadTasksSelects) {
 TEST_F(TablesTest, EmptyResultsKeepTheSchema) {
   Reader reader = Reader::Open(release_);
   const ArrowTable all = reader.ReadTaskTable();
-  const ArrowTable none = reader.ReadTaskTable({.inputs = {987654321}});
+  const ArrowTable none = reader.ReadTaskTable({.inputs = std::vector<std::int64_t>{987654321}});
   EXPECT_EQ(none.num_rows(), 0);
   ExpectSameColumns(all, none);
-  const ArrowTable no_targets = reader.ReadTargetTable({.inputs = {987654321}});
+  const ArrowTable no_targets =
+      reader.ReadTargetTable({.inputs = std::vector<std::int64_t>{987654321}});
   EXPECT_EQ(no_targets.num_rows(), 0);
   ExpectSameColumns(reader.ReadTargetTable(), no_targets);
   EXPECT_EQ(all.ColumnFormat("task_id"), "l");
@@ -467,7 +469,7 @@ TEST_F(TablesTest, EmptyResultsKeepTheSchema) {
   EXPECT_EQ(all.ColumnFormat("input_record_ids"), "+L");
   EXPECT_EQ(all.ListElementFormat("input_record_ids"), "l");
   EXPECT_EQ(all.ListElementFormat("input_modalities"), "U");
-  EXPECT_THROW(reader.ReadTaskTable({.inputs = {0}}), ValidationError);
+  EXPECT_THROW(reader.ReadTaskTable({.inputs = std::vector<std::int64_t>{0}}), ValidationError);
 }
 
 TEST_F(TablesTest, TypedAccessorsRejectWrongTypesAndRows) {

@@ -111,8 +111,9 @@ std::string DescribeTargets(const model::Task& task) {
 int RunRecords(const RecordsArgs& args) {
   Reader reader = Reader::Open(args.release);
   RecordQuery query;
-  query.ids = args.ids;
-  if (query.ids.empty() && args.limit) {
+  // No --id means every record (RecordQuery: an empty list would read none).
+  if (!args.ids.empty()) query.ids = args.ids;
+  if (!query.ids && args.limit) {
     // Build only the records that will be printed.
     std::vector<int64_t> ids = reader.RecordIds();
     if (static_cast<int64_t>(ids.size()) > *args.limit)

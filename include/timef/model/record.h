@@ -16,7 +16,8 @@
 
 namespace timef::model {
 
-class Record final : public Annotatable {
+// Owned by std::shared_ptr (its root sources point back at it weakly: Source::record()).
+class Record final : public Annotatable, public std::enable_shared_from_this<Record> {
  public:
   Record() = default;
 
@@ -36,7 +37,7 @@ class Record final : public Annotatable {
 
   // Root sources in caller order.
   const std::vector<std::shared_ptr<Source>>& sources() const { return sources_; }
-  // ValidationError when the source has a parent.
+  // ValidationError when the source has a parent. Makes this record the source's record().
   void AddSource(std::shared_ptr<Source> source);
   std::shared_ptr<Source> AddSource(std::string name);
   // Every signal: root sources in order, each walked in pre-order (§4 ID order).

@@ -12,6 +12,8 @@
 
 namespace timef::model {
 
+class Record;
+
 class Source final : public Annotatable, public std::enable_shared_from_this<Source> {
  public:
   explicit Source(std::string name);
@@ -33,6 +35,9 @@ class Source final : public Annotatable, public std::enable_shared_from_this<Sou
 
   // The parent source, or null for a root.
   std::shared_ptr<Source> parent() const { return parent_.lock(); }
+  // The Record whose source tree holds this source (the root's), or null when the tree is not
+  // attached to a record owned by a shared_ptr, or the record is gone.
+  std::shared_ptr<Record> record() const;
 
   // Appends this source's signals, then each child's, in pre-order (the signal ID order of §4).
   void CollectSignals(std::vector<std::shared_ptr<Signal>>* out) const;
@@ -41,6 +46,7 @@ class Source final : public Annotatable, public std::enable_shared_from_this<Sou
   std::string Describe() const override;
 
  private:
+  friend class Record;
   std::shared_ptr<Source> SharedThis(const char* field);
 
   std::string name_;
@@ -48,6 +54,7 @@ class Source final : public Annotatable, public std::enable_shared_from_this<Sou
   std::vector<std::shared_ptr<Source>> children_;
   std::vector<std::shared_ptr<Signal>> signals_;
   std::weak_ptr<Source> parent_;
+  std::weak_ptr<Record> record_;  // set on a root by Record::AddSource
 };
 
 }  // namespace timef::model

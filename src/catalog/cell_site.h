@@ -1,0 +1,14 @@
+// Where a stored cell sits, in the §12 message form: "signals.dtype" names table `signals` and
+// column `dtype`, so that a hydration error reads "signals: dtype: unknown value 'x'".
+#pragma once
+
+#include <string_view>
+
+#include "timef/error.h"
+
+namespace timef::catalog {
+
+// `table_column` is "<table>.<column>"; without a dot it names a table.
+ErrorSite CellSite(std::string_view table_column);
+
+}  // namespace timef::catalog
