@@ -15,6 +15,38 @@
 namespace timef {
 namespace {
 
+// GetSignals' resolver: the plan's values for the requested signals, lazy ones for their
+// siblings; offsets and text stay lazy (the caller loads the requested signals' offsets).
+class WantedSignalsResolver final : public catalog::ValueResolver {
+ public:
+  WantedSignalsResolver(std::shared_ptr<const catalog::ValueResolver> lazy,
+                        std::shared_ptr<const catalog::ValueResolver> planned,
+                        std::unordered_set<std::int64_t> wanted)
+      : lazy_(std::move(lazy)), planned_(std::move(planned)), wanted_(std::move(wanted)) {}
+
+  std::shared_ptr<const model::SignalValues> Values(
+      const model::Signal& signal, std::vector<ChunkLocator> chunks) const override {
+    const bool requested = signal.id() && wanted_.contains(*signal.id());
+    return (requested ? planned_ : lazy_)->Values(signal, std::move(chunks));
+  }
+  std::shared_ptr<const model::TimeOffsets> Offsets(const OffsetsLocator& locator,
+                                                    int64_t first_us,
+                                                    int64_t last_us) const override {
+    return lazy_->Offsets(locator, first_us, last_us);
+  }
+  model::Text Text(const TextLocator& locator, int64_t text_key) const override {
+    return lazy_->Text(locator, text_key);
+  }
+  model::TextList TextList(const TextLocator& locator, int64_t text_key) const override {
+    return lazy_->TextList(locator, text_key);
+  }
+
+ private:
+  std::shared_ptr<const catalog::ValueResolver> lazy_;
+  std::shared_ptr<const catalog::ValueResolver> planned_;
+  std::unordered_set<std::int64_t> wanted_;
+};
+
 void CheckBatchSize(std::int64_t batch_size, std::string_view what) {
   if (batch_size < 1) {
     throw ValidationError({.object = std::string(what), .where = "batch_size"},
@@ -197,21 +229,16 @@ std::vector<std::shared_ptr<model::Signal>> Reader::GetSignals(std::span<const s
   }
   // The records are built lazily; the plan then loads the requested signals, not their siblings.
   const std::unordered_set<std::int64_t> wanted(ids.begin(), ids.end());
-  catalog::HydrateOptions options = state_->HydrateOptionsFor(LoadPlan::AllLazy());
+  std::shared_ptr<const catalog::ValueResolver> resolver = state_->Resolver(LoadPlan::AllLazy());
   if (load.signal_values == Loading::kEager) {
-    options.values = [lazy = options.values, eager = state_->HydrateOptionsFor(load).values,
-                      &wanted](const model::Signal& signal,
-                               std::vector<catalog::ChunkLocator> locators) {
-      return wanted.contains(*signal.id()) ? eager(signal, std::move(locators))
-                                           : lazy(signal, std::move(locators));
-    };
+    resolver = std::make_shared<const WantedSignalsResolver>(
+        resolver, state_->Resolver(load), std::unordered_set<std::int64_t>(wanted));
   }
   const std::vector<std::int64_t> distinct = Distinct(record_ids);
   std::vector<std::shared_ptr<model::Record>> records;
   {
     catalog::CatalogLease lease = state_->Lease();
-    records =
-        catalog::CatalogHydrator(lease.connection(), std::move(options)).RecordsById(distinct);
+    records = catalog::CatalogHydrator(lease.connection(), resolver).RecordsById(distinct);
   }
   // Each signal shares ownership with its record, so that its source (and the record) stay
   // reachable while the caller holds only the signal.
