@@ -32,7 +32,8 @@ grep -q $'\r' "$scratch/demo.err" && fail "demo: progress bar drawn on a non-ter
 if command -v script >/dev/null; then
   script -qec "'$timef' demo '$scratch/tty-registry'" /dev/null >"$scratch/demo_tty.out" 2>&1 ||
     fail "demo_tty: exit $?"
-  grep -q 'values *\[' "$scratch/demo_tty.out" || fail "demo_tty: no progress bar on a terminal"
+  grep -qE 'values +\[#+ *\] +[0-9]+%' "$scratch/demo_tty.out" ||
+    fail "demo_tty: no progress bar on a terminal"
   grep -q "wrote timef/hello-world@1.0.0" "$scratch/demo_tty.out" || fail "demo_tty: no summary"
 fi
 
@@ -129,6 +130,8 @@ run records_json 0 records "$release" --ids 1,3 --signals --format json
 expect_lines records_json "$scratch/records_json.out" 2
 expect_in records_json "$scratch/records_json.out" \
   '{"id":1,"start":"2023-11-14T22:13:20Z","sources":4,"signals":4,"annotations":14,"signal_ids":[1,2,3,4]}'
+run records_sorted 0 records "$release" --ids 2 --signals
+grep -qE ' 5,6,7,8,9,10,11$' "$scratch/records_sorted.out" || fail "records_sorted: signal IDs not sorted"
 expect_in records_json "$scratch/records_json.out" '{"id":3,"start":null,"sources":1,"signals":2,"annotations":3,"signal_ids":[12,13]}'
 run records_bad_format 2 records "$release" --format yaml
 expect_error_lines records_bad_format
@@ -175,6 +178,8 @@ grep -qE '^ +2 +1 +device/ecg/leads +lead_II +ecg +float32 +40000 +regular 4000 
 grep -qE '^ +5 +2 +wrist/optical +heart_rate +heart_rate +float64 +40 +irregular, 40 offsets$' \
   "$scratch/signals.out" || fail "signals: heart rate row"
 grep -qE ' ordinal$' "$scratch/signals.out" || fail "signals: no ordinal axis"
+awk 'NR > 1 && $2 == 2 { print $1 }' "$scratch/signals.out" | sort -c -n 2>/dev/null ||
+  fail "signals: record 2's signals not in ID order"
 run signals_record 0 signals "$release" --record 1
 expect_lines signals_record "$scratch/signals_record.out" 5
 [ "$(awk 'NR > 1 { print $1 }' "$scratch/signals_record.out" | tr '\n' ' ')" = "1 2 3 4 " ] ||

@@ -2,6 +2,7 @@
 // signal values and no packed text.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,11 @@ template <class Range>
 std::vector<int64_t> IdsOf(const Range& objects) {
   std::vector<int64_t> ids;
   for (const auto& object : objects) ids.push_back(object->id().value_or(0));
+  return ids;
+}
+
+std::vector<int64_t> SortedIds(std::vector<int64_t> ids) {
+  std::sort(ids.begin(), ids.end());
   return ids;
 }
 
@@ -155,7 +161,7 @@ int RunRecords(const RecordsArgs& args) {
                             Cell::Int(sources),
                             Cell::Int(static_cast<int64_t>(record->Signals().size())),
                             Cell::Int(annotations)};
-      if (args.signal_ids) row.push_back(Cell::Ids(IdsOf(record->Signals())));
+      if (args.signal_ids) row.push_back(Cell::Ids(SortedIds(IdsOf(record->Signals()))));
       table.Add(std::move(row));
       ++printed;
     }

@@ -3,6 +3,7 @@
 // lazy values, so no signal value is read.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -44,18 +45,25 @@ std::string DescribeDType(const model::Spec& spec) {
   return text + "]";
 }
 
-// Adds the signals of `source` and its children (pre-order, the signal ID order), each with the
-// '/'-joined source names from the record's root.
-void AddSignals(const model::Source& source, const std::string& parent, int64_t record_id,
-                Table& table) {
+struct SignalRow {
+  int64_t id;
+  std::vector<Cell> cells;
+};
+
+// Collects the signals of `source` and its children, each with the '/'-joined source names from
+// the record's root.
+void CollectSignals(const model::Source& source, const std::string& parent, int64_t record_id,
+                    std::vector<SignalRow>& rows) {
   const std::string path = parent.empty() ? source.name() : parent + "/" + source.name();
   for (const auto& signal : source.signals()) {
     const model::Spec& spec = *signal->spec();
-    table.Add({Cell::OptInt(signal->id()), Cell::Int(record_id), Cell::Str(path),
-               Cell::Str(signal->name()), Cell::Str(spec.spec_type), Cell::Str(DescribeDType(spec)),
-               Cell::Int(signal->n_values()), Cell::Str(DescribeAxis(*signal->axis()))});
+    rows.push_back(
+        {signal->id().value_or(0),
+         {Cell::OptInt(signal->id()), Cell::Int(record_id), Cell::Str(path),
+          Cell::Str(signal->name()), Cell::Str(spec.spec_type), Cell::Str(DescribeDType(spec)),
+          Cell::Int(signal->n_values()), Cell::Str(DescribeAxis(*signal->axis()))}});
   }
-  for (const auto& child : source.children()) AddSignals(*child, path, record_id, table);
+  for (const auto& child : source.children()) CollectSignals(*child, path, record_id, rows);
 }
 
 }  // namespace
@@ -71,10 +79,15 @@ int RunSignals(const SignalsArgs& args) {
                {"n_values", true},
                {"axis"}},
               args.format, {});
+  // A record's signals in ID order: the order its sources come back in need not be.
   auto add_record = [&table](const model::Record& record) {
+    std::vector<SignalRow> rows;
     for (const auto& root : record.sources()) {
-      AddSignals(*root, "", record.id().value_or(0), table);
+      CollectSignals(*root, "", record.id().value_or(0), rows);
     }
+    std::sort(rows.begin(), rows.end(),
+              [](const SignalRow& a, const SignalRow& b) { return a.id < b.id; });
+    for (SignalRow& row : rows) table.Add(std::move(row.cells));
   };
   if (args.record) {
     add_record(*reader.GetRecord(*args.record));

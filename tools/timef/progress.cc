@@ -28,7 +28,8 @@ void ProgressBar::Finish() {
 void ProgressBar::Update(std::string_view stage, int64_t done, int64_t total) {
   if (!enabled_) return;
   const auto now = std::chrono::steady_clock::now();
-  if (stage == stage_ && now - last_draw_ < kRedrawInterval) return;
+  const bool complete = total > 0 && done >= total;
+  if (stage == stage_ && !complete && now - last_draw_ < kRedrawInterval) return;
   stage_ = stage;
   last_draw_ = now;
   std::string line = fmt::format("\r\033[K{:<10}", stage);

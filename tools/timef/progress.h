@@ -19,7 +19,7 @@ class ProgressBar {
 
   bool enabled() const { return enabled_; }
   // Redraws "<stage> [#####     ]  45%" (no bar when total is 0), at most every 100 ms unless the
-  // stage changed.
+  // stage changed or is complete (done >= total), so every counted stage shows its bar.
   void Update(std::string_view stage, int64_t done, int64_t total);
   // Clears the line when something was drawn, so that later stderr lines start clean.
   void Finish();
