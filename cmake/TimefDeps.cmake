@@ -26,6 +26,10 @@ set_target_properties(DuckDB::duckdb PROPERTIES
 set(TIMEF_DUCKDB_INSTALL_LIBDIR_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
 set(CMAKE_BUILD_RPATH "${TIMEF_DUCKDB_DIR}/lib")
 
-set(TIMEF_DEP_TARGETS
-  DuckDB::duckdb OpenSSL::Crypto nlohmann_json::nlohmann_json fmt::fmt
+# Public: types of these appear in include/timef (nlohmann::ordered_json in timef/json.h). Keep this
+# list and find_dependency() in cmake/timefConfig.cmake.in and Requires in cmake/timef.pc.in in step.
+set(TIMEF_PUBLIC_DEP_TARGETS nlohmann_json::nlohmann_json)
+set(TIMEF_PRIVATE_DEP_TARGETS
+  DuckDB::duckdb OpenSSL::Crypto fmt::fmt
   PkgConfig::ZSTD PkgConfig::SNAPPY PkgConfig::LZ4 PkgConfig::DEFLATE ZLIB::ZLIB Threads::Threads)
+set(TIMEF_DEP_TARGETS ${TIMEF_PUBLIC_DEP_TARGETS} ${TIMEF_PRIVATE_DEP_TARGETS})

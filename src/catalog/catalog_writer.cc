@@ -24,6 +24,11 @@ std::filesystem::path WalPath(const std::filesystem::path& path) {
   return wal;
 }
 
+int64_t CatalogBlockSize(const HighWaterMarks& marks) {
+  const int64_t objects = marks.max_record_id + marks.max_signal_id + marks.max_task_id;
+  return objects <= kSmallCatalogObjects ? 16 * 1024 : 64 * 1024;
+}
+
 CatalogWriter::CatalogWriter(std::unique_ptr<State> state) : state_(std::move(state)) {}
 
 CatalogWriter::~CatalogWriter() { Discard(); }
@@ -50,7 +55,7 @@ CatalogWriter CatalogWriter::Create(const std::filesystem::path& path,
   state->path = path;
   // From here on the writer owns the file: any failure below deletes it.
   CatalogWriter writer(std::move(state));
-  writer.state_->database = Database::Open(path, AccessMode::kReadWrite);
+  writer.state_->database = Database::Open(path, AccessMode::kReadWrite, CatalogBlockSize(marks));
   writer.state_->connection.emplace(*writer.state_->database);
   CreateSchema(*writer.state_->connection, marks);
   writer.state_->connection->Execute("BEGIN TRANSACTION", "transaction");

@@ -3,6 +3,7 @@
 // close. Unless Finish() succeeds, the file (and any .wal) is deleted.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -15,10 +16,19 @@
 
 namespace timef::catalog {
 
+// DECIDE (catalog block size, docs/format.md "DuckDB"): the DuckDB block size of a new catalog,
+// from the number of records, signals and tasks it will hold (IDs up to `marks`). DuckDB's 256 KiB
+// default gives every table, index and column at least one block (a 20-record catalog was 4–5 MB);
+// 16 KiB blocks are the smallest catalogs up to kSmallCatalogObjects objects, but above that
+// DuckDB compresses 16 KiB segments poorly and 64 KiB blocks are smallest.
+inline constexpr int64_t kSmallCatalogObjects = 10'000;
+int64_t CatalogBlockSize(const HighWaterMarks& marks);
+
 class CatalogWriter {
  public:
   // Creates `path`, which must not exist (ValidationError otherwise; an existing file is never
-  // touched), writes the schema and control_metadata, and begins the data transaction.
+  // touched) with CatalogBlockSize(marks), writes the schema and control_metadata, and begins the
+  // data transaction.
   static CatalogWriter Create(const std::filesystem::path& path, const HighWaterMarks& marks);
 
   // Deletes the file unless Finish() succeeded.

@@ -63,7 +63,8 @@ void CheckReadableCatalog(const std::filesystem::path& path) {
 
 }  // namespace
 
-Database Database::Open(const std::filesystem::path& path, AccessMode mode) {
+Database Database::Open(const std::filesystem::path& path, AccessMode mode,
+                        int64_t new_file_block_size) {
   Config config;
   config.Set("autoinstall_known_extensions", "false");
   config.Set("autoload_known_extensions", "false");
@@ -78,6 +79,8 @@ Database Database::Open(const std::filesystem::path& path, AccessMode mode) {
     config.Set("temp_directory", "");
     config.Set("enable_external_access", "false");
     config.Set("lock_configuration", "true");
+  } else if (new_file_block_size != 0) {
+    config.Set("default_block_size", std::to_string(new_file_block_size).c_str());
   }
   duckdb_database db = nullptr;
   char* error = nullptr;

@@ -58,6 +58,39 @@ TEST(CatalogWriterTest, WritesRowsCommitsAndLeavesNoWal) {
   EXPECT_NO_THROW(CheckCatalog(connection, CatalogIdentity{"acme/demo", "1.0.0", {}}));
 }
 
+std::string BlockSizeOf(const std::filesystem::path& path) {
+  Database db = Database::Open(path, AccessMode::kReadOnly);
+  Connection connection(db);
+  return QueryRows(connection, "SELECT block_size FROM pragma_database_size()").at(0);
+}
+
+// DECIDE (catalog block size): 16 KiB blocks up to kSmallCatalogObjects records + signals +
+// tasks, so an almost empty catalog stays far below DuckDB's 256 KiB-block 4 MB, and 64 KiB
+// blocks above; both open read-only.
+TEST(CatalogWriterTest, BlockSizeFollowsTheCatalogSize) {
+  EXPECT_EQ(CatalogBlockSize(HighWaterMarks{}), 16 * 1024);
+  EXPECT_EQ(CatalogBlockSize(HighWaterMarks{.max_record_id = 1'000,
+                                            .max_signal_id = 1'000,
+                                            .max_task_id = kSmallCatalogObjects - 2'000}),
+            16 * 1024);
+  EXPECT_EQ(CatalogBlockSize(HighWaterMarks{.max_task_id = kSmallCatalogObjects + 1}), 64 * 1024);
+
+  ScratchDir dir;
+  const auto small = dir / "small.duckdb";
+  CatalogWriter writer = CatalogWriter::Create(small, HighWaterMarks{});
+  AppendDataset(writer);
+  writer.Finish();
+  EXPECT_LT(std::filesystem::file_size(small), 1024u * 1024u);
+  EXPECT_EQ(BlockSizeOf(small), "16384");
+
+  const auto large = dir / "large.duckdb";
+  CatalogWriter large_writer =
+      CatalogWriter::Create(large, HighWaterMarks{.max_task_id = kSmallCatalogObjects + 1});
+  AppendDataset(large_writer);
+  large_writer.Finish();
+  EXPECT_EQ(BlockSizeOf(large), "65536");
+}
+
 TEST(CatalogWriterTest, ManyRowsStayInOneTransactionUntilFinish) {
   ScratchDir dir;
   const auto path = dir / "control.duckdb";

@@ -33,6 +33,11 @@ expect_lines() {  # expect_lines NAME FILE COUNT
   [ "$n" -eq "$3" ] || fail "$1: $n lines in $(basename "$2"), expected $3"
 }
 
+expect_error_lines() {  # expect_error_lines NAME: every stderr line of NAME is a timef error line
+  [ -s "$scratch/$1.err" ] || fail "$1: no message on stderr"
+  grep -qv '^timef: error: ' "$scratch/$1.err" && fail "$1: a stderr line lacks 'timef: error: '"
+}
+
 # finish LABEL: exit 1 when any check failed, else print that all passed.
 finish() {
   if [ "$failures" -ne 0 ]; then

@@ -1,6 +1,6 @@
-// `timef demo|info|verify|records|tasks|cat`: write the hello-world demo release and look into
-// any committed release. Registration and the manifest-level commands live here; records and
-// tasks in cmd_dataset_objects.cc, cat in cmd_dataset_cat.cc.
+// `timef demo|info|verify|records|tasks|signals|cat`: write the hello-world demo release and look
+// into any committed release. Registration and the manifest-level commands live here; records and
+// tasks in cmd_dataset_objects.cc, signals in cmd_dataset_signals.cc, cat in cmd_dataset_cat.cc.
 #include "cmd_dataset.h"
 
 #include <fmt/core.h>
@@ -10,6 +10,10 @@
 
 #include "commands.h"
 #include "dataset_text.h"
+#include "options.h"
+#include "progress.h"
+#include "release_dir.h"
+#include "table.h"
 #include "timef/demo.h"
 #include "timef/manifest.h"
 #include "timef/model.h"
@@ -46,8 +50,15 @@ int RunDemo(const std::string& registry) {
     return kExitOk;
   }
   auto dataset = demo::BuildHelloWorld();
-  WriteResult result =
-      WriteRelease(*dataset, demo::HelloWorldCard(), registry, demo::HelloWorldWriteOptions());
+  WriteOptions options = demo::HelloWorldWriteOptions();
+  ProgressBar bar;
+  if (bar.enabled()) {
+    options.progress = [&bar](const WriteProgress& p) {
+      bar.Update(ToString(p.stage), p.bytes_done, p.bytes_total);
+    };
+  }
+  WriteResult result = WriteRelease(*dataset, demo::HelloWorldCard(), registry, options);
+  bar.Finish();
   fmt::print(stderr, "wrote {}: {} files, {}\n", result.manifest.Ref(),
              OwnFiles(result.manifest).size(), FormatBytes(TotalSize(OwnFiles(result.manifest))));
   fmt::print("{}\n", result.release_dir.string());
@@ -55,7 +66,7 @@ int RunDemo(const std::string& registry) {
 }
 
 int RunInfo(const std::string& path) {
-  Reader reader = Reader::Open(path);
+  Reader reader = OpenRelease(path);
   const Manifest& m = reader.manifest();
   const Card& card = m.metadata;
   fmt::print("dataset      {}\n", m.Ref());
@@ -70,36 +81,44 @@ int RunInfo(const std::string& path) {
   int64_t n_tasks = 0;
   for (const auto& [type, count] : c.tasks) n_tasks += count;
   fmt::print("\ntasks ({})\n", n_tasks);
-  std::vector<std::vector<std::string>> task_rows;
-  for (const auto& [type, count] : c.tasks) task_rows.push_back({type, std::to_string(count)});
-  PrintColumns(task_rows, {false, true});
+  Table tasks({{"type"}, {"tasks", true}}, OutputFormat::kText, {.header = false, .indent = 2});
+  for (const auto& [type, count] : c.tasks) tasks.Add({Cell::Str(type), Cell::Int(count)});
+  tasks.Flush();
 
   fmt::print("\nspecs ({})\n", m.schema.time_series_specs.size());
-  std::vector<std::vector<std::string>> spec_rows{
-      {"spec_type", "dtype", "unit", "nullable", "modality", "signals", "encoding"}};
+  Table specs({{"spec_type"},
+               {"dtype"},
+               {"unit"},
+               {"nullable"},
+               {"modality"},
+               {"signals", true},
+               {"encoding"}},
+              OutputFormat::kText, {.indent = 2});
   for (const TimeSeriesSpec& spec : m.schema.time_series_specs) {
     auto signals = c.signals_by_spec.find(spec.spec_type);
     auto encoding = m.value_encoding.find(spec.spec_type);
     std::string dtype(ToString(spec.dtype));
     if (!spec.categories.empty()) dtype += fmt::format(" ({} categories)", spec.categories.size());
-    spec_rows.push_back(
-        {spec.spec_type, dtype, spec.unit_value.value_or("-"), spec.nullable ? "yes" : "no",
-         std::string(ToString(spec.modality)),
-         std::to_string(signals == c.signals_by_spec.end() ? 0 : signals->second),
-         encoding == m.value_encoding.end() ? "-" : std::string(ToString(encoding->second))});
+    specs.Add(
+        {Cell::Str(spec.spec_type), Cell::Str(dtype), Cell::OptStr(spec.unit_value),
+         Cell::Str(spec.nullable ? "yes" : "no"), Cell::Str(std::string(ToString(spec.modality))),
+         Cell::Int(signals == c.signals_by_spec.end() ? 0 : signals->second),
+         encoding == m.value_encoding.end() ? Cell::OptStr(std::nullopt)
+                                            : Cell::Str(std::string(ToString(encoding->second)))});
   }
-  PrintColumns(spec_rows, {false, false, false, false, false, true, false});
+  specs.Flush();
 
   const std::vector<FilePart> own = OwnFiles(m);
   fmt::print("\nfiles ({}, total {})\n", own.size(), FormatBytes(TotalSize(own)));
-  std::vector<std::vector<std::string>> file_rows;
-  for (const FilePart& part : own) file_rows.push_back({part.path, FormatBytes(part.size)});
-  PrintColumns(file_rows, {false, true});
+  Table files({{"path"}, {"size", true}}, OutputFormat::kText, {.header = false, .indent = 2});
+  for (const FilePart& part : own)
+    files.Add({Cell::Str(part.path), Cell::Str(FormatBytes(part.size))});
+  files.Flush();
   return kExitOk;
 }
 
 int RunVerify(const std::string& path) {
-  Reader reader = Reader::Open(path);
+  Reader reader = OpenRelease(path);
   reader.Verify();
   const std::vector<FilePart> own = OwnFiles(reader.manifest());
   fmt::print("ok: {} files, {} bytes verified\n", own.size(), TotalSize(own));
@@ -107,36 +126,33 @@ int RunVerify(const std::string& path) {
 }
 
 void RegisterDatasetCommands(CLI::App& app, Action& action) {
-  auto registry = std::make_shared<std::string>("timef-registry");
-  CLI::App* demo = app.add_subcommand(
-      "demo", "Write the hello-world demo release into a registry and print its directory");
-  demo->add_option("REGISTRY_DIR", *registry, "Registry root (default ./timef-registry)");
-  demo->callback([&action, registry] { action = [registry] { return RunDemo(*registry); }; });
-
+  // Registered by task: CLI11 lists the groups of `timef --help` in the order they first appear.
   auto release = std::make_shared<std::string>();
   const char* kReleaseHelp = "A committed release directory (<root>/<org>/<name>/<version>)";
   CLI::App* info = app.add_subcommand(
       "info", "Summarize a release: card, counts, task types, specs, files, encodings");
+  info->group(kGroupInspect);
   info->add_option("DIR", *release, kReleaseHelp)->required();
   info->callback([&action, release] { action = [release] { return RunInfo(*release); }; });
 
-  CLI::App* verify =
-      app.add_subcommand("verify", "Open a release and check every file's size and checksum");
-  verify->add_option("DIR", *release, kReleaseHelp)->required();
-  verify->callback([&action, release] { action = [release] { return RunVerify(*release); }; });
-
   auto records = std::make_shared<RecordsArgs>();
   CLI::App* records_cmd = app.add_subcommand("records", "List records, one line each");
+  records_cmd->group(kGroupInspect);
   records_cmd->add_option("DIR", records->release, kReleaseHelp)->required();
   records_cmd->add_option("--limit", records->limit, "Print at most N records")
-      ->check(CLI::NonNegativeNumber);
+      ->check(WholeNumberAtLeast(0));
   records_cmd->add_option("--ids", records->ids, "Only these record IDs, in this order (1,2,...)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(IdNumber());
+  records_cmd->add_flag("--signals", records->signal_ids,
+                        "Add a column of each record's signal IDs");
+  AddFormatOption(*records_cmd, records->format);
   records_cmd->callback(
       [&action, records] { action = [records] { return RunRecords(*records); }; });
 
   auto tasks = std::make_shared<TasksArgs>();
   CLI::App* tasks_cmd = app.add_subcommand("tasks", "List tasks, one line each");
+  tasks_cmd->group(kGroupInspect);
   tasks_cmd->add_option("DIR", tasks->release, kReleaseHelp)->required();
   tasks_cmd->add_option("--split", tasks->split, "Only tasks of this split")
       ->check(CLI::IsMember({"train", "validation", "test"}));
@@ -145,20 +161,52 @@ void RegisterDatasetCommands(CLI::App& app, Action& action) {
           CLI::IsMember({"classification", "answer", "scalar_prediction", "temporal_localization",
                          "forecasting", "ts_editing", "ts_generation", "ts_correspondence"}));
   tasks_cmd->add_option("--limit", tasks->limit, "Print at most N tasks")
-      ->check(CLI::NonNegativeNumber);
-  tasks_cmd->add_flag("--table", tasks->table, "Print the task table as JSON lines");
+      ->check(WholeNumberAtLeast(0));
+  tasks_cmd->add_flag("--table", tasks->table,
+                      "Print the task table as JSON lines (whatever --format says)");
+  AddFormatOption(*tasks_cmd, tasks->format);
   tasks_cmd->callback([&action, tasks] {
     action = [tasks] { return tasks->table ? RunTaskTable(*tasks) : RunTasks(*tasks); };
   });
 
+  auto signals = std::make_shared<SignalsArgs>();
+  CLI::App* signals_cmd = app.add_subcommand(
+      "signals", "List signals with their IDs (for cat --signal), record, source, spec and axis");
+  signals_cmd->group(kGroupInspect);
+  signals_cmd->add_option("DIR", signals->release, kReleaseHelp)->required();
+  signals_cmd->add_option("--record", signals->record, "Only the signals of this record")
+      ->check(IdNumber());
+  AddFormatOption(*signals_cmd, signals->format);
+  signals_cmd->callback(
+      [&action, signals] { action = [signals] { return RunSignals(*signals); }; });
+
   auto cat = std::make_shared<CatArgs>();
   CLI::App* cat_cmd = app.add_subcommand("cat", "Print a signal's values");
+  cat_cmd->group(kGroupInspect);
   cat_cmd->add_option("DIR", cat->release, kReleaseHelp)->required();
-  cat_cmd->add_option("--signal", cat->signal, "Signal ID")->required();
-  cat_cmd->add_option("--steps", cat->steps, "Half-open step window A:B (A: and :B allowed)");
+  cat_cmd->add_option("--signal", cat->signal, "Signal ID (timef signals lists them)")
+      ->required()
+      ->check(IdNumber());
+  cat_cmd->add_option("--steps", cat->steps,
+                      "Half-open step window A:B of whole numbers >= 0 (A: and :B allowed). It is "
+                      "clamped to the signal: steps past the end are not printed, and a window "
+                      "wholly past the end prints the header only. A > B is an error");
   cat_cmd->add_option("--format", cat->format, "csv (default) or json (one object per line)")
       ->check(CLI::IsMember({"csv", "json"}));
   cat_cmd->callback([&action, cat] { action = [cat] { return RunCat(*cat); }; });
+
+  CLI::App* verify =
+      app.add_subcommand("verify", "Open a release and check every file's size and checksum");
+  verify->group(kGroupVerify);
+  verify->add_option("DIR", *release, kReleaseHelp)->required();
+  verify->callback([&action, release] { action = [release] { return RunVerify(*release); }; });
+
+  auto registry = std::make_shared<std::string>("timef-registry");
+  CLI::App* demo = app.add_subcommand(
+      "demo", "Write the hello-world demo release into a registry and print its directory");
+  demo->group(kGroupWrite);
+  demo->add_option("REGISTRY_DIR", *registry, "Registry root (default ./timef-registry)");
+  demo->callback([&action, registry] { action = [registry] { return RunDemo(*registry); }; });
 }
 
 }  // namespace timef::cli

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "table.h"
+
 namespace timef::cli {
 
 int RunDemo(const std::string& registry);
@@ -17,6 +19,8 @@ struct RecordsArgs {
   std::string release;
   std::optional<int64_t> limit;
   std::vector<int64_t> ids;
+  bool signal_ids = false;  // --signals: a column of each record's signal IDs
+  OutputFormat format = OutputFormat::kText;
 };
 int RunRecords(const RecordsArgs& args);
 
@@ -26,9 +30,17 @@ struct TasksArgs {
   std::optional<std::string> type;
   std::optional<int64_t> limit;
   bool table = false;  // --table: the task table as JSON lines (cmd_tables.cc)
+  OutputFormat format = OutputFormat::kText;
 };
 int RunTasks(const TasksArgs& args);
 int RunTaskTable(const TasksArgs& args);
+
+struct SignalsArgs {
+  std::string release;
+  std::optional<int64_t> record;  // only this record's signals
+  OutputFormat format = OutputFormat::kText;
+};
+int RunSignals(const SignalsArgs& args);  // cmd_dataset_signals.cc
 
 struct CatArgs {
   std::string release;

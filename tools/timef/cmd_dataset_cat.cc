@@ -1,14 +1,16 @@
 // `timef cat DIR --signal ID [--steps A:B] [--format csv|json]`: a signal's values, one step per
 // line. Only the chunks that hold the window are decoded (Signal::ReadSteps on a lazy handle).
+// The window is clamped to the signal; only a malformed or reversed window is a usage error.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "cmd_dataset.h"
 #include "commands.h"
 #include "dataset_text.h"
-#include "timef/error.h"
+#include "release_dir.h"
 #include "timef/json.h"
 #include "timef/reader.h"
 
@@ -71,20 +73,21 @@ int RunCat(const CatArgs& args) {
   std::optional<int64_t> begin;
   std::optional<int64_t> end;
   if (!ParseStepWindow(args.steps, begin, end)) {
-    fmt::print(stderr, "timef: error: --steps: expected A:B, A:, :B or :, got '{}'\n", args.steps);
+    fmt::print(stderr,
+               "timef: error: --steps: expected A:B, A:, :B or : with whole numbers >= 0, got "
+               "'{}'\n",
+               args.steps);
     return kExitUsage;
   }
-  Reader reader = Reader::Open(args.release);
+  if (begin && end && *begin > *end) {
+    fmt::print(stderr, "timef: error: --steps: the start {} is after the end {}\n", *begin, *end);
+    return kExitUsage;
+  }
+  Reader reader = OpenRelease(args.release);
   std::shared_ptr<model::Signal> signal = reader.GetSignal(args.signal);
-  const int64_t first = begin.value_or(0);
-  model::ValueArray values;
-  try {
-    values = signal->ReadSteps(first, end.value_or(signal->n_values()));
-  } catch (const ValidationError& error) {
-    // A reversed or negative window is a usage problem, not a data problem.
-    fmt::print(stderr, "timef: error: {}\n", error.what());
-    return kExitUsage;
-  }
+  const int64_t n = signal->n_values();
+  const int64_t first = std::min(begin.value_or(0), n);
+  const model::ValueArray values = signal->ReadSteps(first, std::min(end.value_or(n), n));
   const model::Spec& spec = *signal->spec();
   const model::TimeAxis& axis = *signal->axis();
   const int64_t steps = spec.StepWidth() == 0 ? 0 : values.size() / spec.StepWidth();

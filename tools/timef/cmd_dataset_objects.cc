@@ -2,12 +2,15 @@
 // signal values and no packed text.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "cmd_dataset.h"
 #include "commands.h"
 #include "dataset_text.h"
+#include "release_dir.h"
+#include "table.h"
 #include "timef/error.h"
 #include "timef/reader.h"
 
@@ -32,6 +35,19 @@ int64_t CountAnnotations(const model::Source& source) {
 }
 
 std::string IdOf(const std::optional<int64_t>& id) { return id ? std::to_string(*id) : "?"; }
+
+// Objects read from a release always carry IDs.
+template <class Range>
+std::vector<int64_t> IdsOf(const Range& objects) {
+  std::vector<int64_t> ids;
+  for (const auto& object : objects) ids.push_back(object->id().value_or(0));
+  return ids;
+}
+
+std::vector<int64_t> SortedIds(std::vector<int64_t> ids) {
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
 
 template <class Range, class Render>
 std::string JoinIds(const Range& items, Render render) {
@@ -109,7 +125,7 @@ std::string DescribeTargets(const model::Task& task) {
 }  // namespace
 
 int RunRecords(const RecordsArgs& args) {
-  Reader reader = Reader::Open(args.release);
+  Reader reader = OpenRelease(args.release);
   RecordQuery query;
   // No --id means every record (RecordQuery: an empty list would read none).
   if (!args.ids.empty()) query.ids = args.ids;
@@ -121,53 +137,74 @@ int RunRecords(const RecordsArgs& args) {
     if (ids.empty()) return kExitOk;
     query.ids = std::move(ids);
   }
+  std::vector<Column> columns{{"id", true, 8},
+                              {"start", false, 27},
+                              {"sources", true, 7},
+                              {"signals", true, 7},
+                              {"annotations", true, 11}};
+  if (args.signal_ids) columns.push_back({"signal_ids"});
+  Table table(std::move(columns), args.format, {});
   RecordStream stream = reader.IterRecords(query);
-  // The first batch comes before the header, so an unknown ID prints nothing on stdout.
-  auto batch = stream.Next();
-  fmt::print("{:>8}  {:<27}  {:>7}  {:>7}  {:>11}\n", "id", "start", "sources", "signals",
-             "annotations");
+  // The first batch is read before anything is printed, so an unknown ID prints nothing on stdout.
   int64_t printed = 0;
-  for (; batch; batch = stream.Next()) {
+  for (auto batch = stream.Next(); batch; batch = stream.Next()) {
     for (const auto& record : *batch) {
-      if (args.limit && printed >= *args.limit) return kExitOk;
+      if (args.limit && printed >= *args.limit) break;
       int64_t sources = 0;
       int64_t annotations = static_cast<int64_t>(record->annotations().size());
       for (const auto& root : record->sources()) {
         sources += CountSources(*root);
         annotations += CountAnnotations(*root);
       }
-      fmt::print("{:>8}  {:<27}  {:>7}  {:>7}  {:>11}\n", IdOf(record->id()),
-                 FormatUnixMicros(record->start_time_us()), sources, record->Signals().size(),
-                 annotations);
+      const std::optional<int64_t> start = record->start_time_us();
+      std::vector<Cell> row{Cell::OptInt(record->id()),
+                            start ? Cell::Str(FormatUnixMicros(start)) : Cell::OptStr(std::nullopt),
+                            Cell::Int(sources),
+                            Cell::Int(static_cast<int64_t>(record->Signals().size())),
+                            Cell::Int(annotations)};
+      if (args.signal_ids) row.push_back(Cell::Ids(SortedIds(IdsOf(record->Signals()))));
+      table.Add(std::move(row));
       ++printed;
     }
+    table.Flush();
+    if (args.limit && printed >= *args.limit) break;
   }
+  table.Flush();
   return kExitOk;
 }
 
 int RunTasks(const TasksArgs& args) {
-  Reader reader = Reader::Open(args.release);
+  Reader reader = OpenRelease(args.release);
   TaskQuery query;
   // The CLI checked both names against the lists, so the parses succeed.
   if (args.split) query.split = model::ParseSplit(*args.split);
   if (args.type) query.type = model::ParseTaskType(*args.type);
+  Table table({{"id", true, 8},
+               {"type", false, 21},
+               {"split", false, 10},
+               {"inputs", false, 10},
+               {"prompt", true, 6, "prompt_bytes"},
+               {"targets"}},
+              args.format, {});
   TaskStream stream = reader.IterTasks(query);
-  auto batch = stream.Next();
-  fmt::print("{:>8}  {:<21}  {:<10}  {:<10}  {:>6}  {}\n", "id", "type", "split", "inputs",
-             "prompt", "targets");
   int64_t printed = 0;
-  for (; batch; batch = stream.Next()) {
+  for (auto batch = stream.Next(); batch; batch = stream.Next()) {
     for (const auto& task : *batch) {
-      if (args.limit && printed >= *args.limit) return kExitOk;
-      fmt::print("{:>8}  {:<21}  {:<10}  {:<10}  {:>6}  {}\n", IdOf(task->id()),
-                 model::ToString(task->type()),
-                 task->split() ? std::string(model::ToString(*task->split())) : "-",
-                 JoinIds(task->inputs(), [](const auto& record) { return IdOf(record->id()); }),
-                 task->prompt() ? std::to_string(task->prompt()->size()) : "-",
-                 DescribeTargets(*task));
+      if (args.limit && printed >= *args.limit) break;
+      const auto& split = task->split();
+      const auto& prompt = task->prompt();
+      table.Add(
+          {Cell::OptInt(task->id()), Cell::Str(std::string(model::ToString(task->type()))),
+           Cell::OptStr(split ? std::optional<std::string>(model::ToString(*split)) : std::nullopt),
+           Cell::Ids(IdsOf(task->inputs())),
+           Cell::OptInt(prompt ? std::optional<int64_t>(prompt->size()) : std::nullopt),
+           Cell::Str(DescribeTargets(*task))});
       ++printed;
     }
+    table.Flush();
+    if (args.limit && printed >= *args.limit) break;
   }
+  table.Flush();
   return kExitOk;
 }
 

@@ -10,6 +10,9 @@
 #include <vector>
 
 #include "commands.h"
+#include "dataset_text.h"
+#include "release_dir.h"
+#include "table.h"
 #include "timef/error.h"
 #include "timef/manifest.h"
 
@@ -19,6 +22,7 @@ namespace {
 // A release directory stands for its manifest.json.
 std::filesystem::path ManifestPath(const std::string& argument) {
   std::filesystem::path path(argument);
+  CheckReleaseDirectory(path);
   std::error_code ignored;
   if (std::filesystem::is_directory(path, ignored)) return path / kManifestFileName;
   return path;
@@ -36,26 +40,6 @@ int Validate(const std::string& argument) {
                FormatErrorMessage(ErrorSite{path, "", problem.pointer}, problem.message));
   }
   return kExitFailure;
-}
-
-// "1,234,567 B (1.2 MiB)".
-std::string Size(int64_t bytes) {
-  std::string digits = std::to_string(bytes);
-  std::string grouped;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ',';
-    grouped += digits[i];
-  }
-  static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-  if (bytes < 1024) return grouped + " B";
-  double value = static_cast<double>(bytes);
-  size_t unit = 0;
-  value /= 1024;
-  while (value >= 1024 && unit + 1 < std::size(kUnits)) {
-    value /= 1024;
-    ++unit;
-  }
-  return fmt::format("{} B ({:.1f} {})", grouped, value, kUnits[unit]);
 }
 
 template <typename Range, typename Render>
@@ -76,36 +60,14 @@ int64_t TotalSize(const std::vector<FilePart>& parts) {
   return total;
 }
 
-// Left-aligned columns, two spaces apart, each row indented by two; `right` columns align right.
-void PrintTable(const std::vector<std::vector<std::string>>& rows, std::vector<bool> right = {}) {
-  std::vector<size_t> widths;
-  for (const auto& row : rows) {
-    widths.resize(std::max(widths.size(), row.size()), 0);
-    for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
-  }
-  right.resize(widths.size(), false);
-  for (const auto& row : rows) {
-    std::string line = " ";
-    for (size_t i = 0; i < row.size(); ++i) {
-      line += ' ';
-      bool last = i + 1 == row.size();
-      if (right[i]) {
-        line += fmt::format("{:>{}}", row[i], widths[i]);
-      } else {
-        line += last ? row[i] : fmt::format("{:<{}}", row[i], widths[i]);
-      }
-      if (!last) line += ' ';
-    }
-    fmt::print("{}\n", line);
-  }
-}
-
 void PrintFiles(const std::vector<FilePart>& parts) {
-  std::vector<std::vector<std::string>> rows;
+  Table table({{"path"}, {"size", true}, {"checksum"}}, OutputFormat::kText,
+              {.header = false, .indent = 2});
   for (const FilePart& part : parts) {
-    rows.push_back({part.path, Size(part.size), part.checksum.substr(0, 23) + "…"});
+    table.Add({Cell::Str(part.path), Cell::Str(FormatBytes(part.size)),
+               Cell::Str(part.checksum.substr(0, 23) + "…")});
   }
-  PrintTable(rows, {false, true, false});
+  table.Flush();
 }
 
 int Show(const std::string& argument) {
@@ -140,8 +102,9 @@ int Show(const std::string& argument) {
 
   fmt::print("\nspecs ({})\n", m.schema.time_series_specs.size());
   if (!m.schema.time_series_specs.empty()) {
-    std::vector<std::vector<std::string>> rows{
-        {"spec_type", "dtype", "unit", "shape", "signals", "encoding", "name"}};
+    Table rows(
+        {{"spec_type"}, {"dtype"}, {"unit"}, {"shape"}, {"signals", true}, {"encoding"}, {"name"}},
+        OutputFormat::kText, {.indent = 2});
     for (const TimeSeriesSpec& spec : m.schema.time_series_specs) {
       auto signals = c.signals_by_spec.find(spec.spec_type);
       auto encoding = m.value_encoding.find(spec.spec_type);
@@ -153,29 +116,34 @@ int Show(const std::string& argument) {
       std::string dtype = str(spec.dtype) + (spec.nullable ? "?" : "");
       std::string name = spec.name;
       if (spec.modality != Modality::kTimeSeries) name += " [" + str(spec.modality) + "]";
-      rows.push_back({spec.spec_type, dtype, OrNone(spec.unit_value), shape,
-                      std::to_string(signals == c.signals_by_spec.end() ? 0 : signals->second),
-                      encoding == m.value_encoding.end() ? "-" : str(encoding->second), name});
+      rows.Add({Cell::Str(spec.spec_type), Cell::Str(dtype), Cell::Str(OrNone(spec.unit_value)),
+                Cell::Str(shape),
+                Cell::Int(signals == c.signals_by_spec.end() ? 0 : signals->second),
+                Cell::Str(encoding == m.value_encoding.end() ? "-" : str(encoding->second)),
+                Cell::Str(name)});
     }
-    PrintTable(rows, {false, false, false, false, true, false, false});
+    rows.Flush();
   }
   fmt::print("\nannotation keys ({})\n", m.schema.annotations.size());
   if (!m.schema.annotations.empty()) {
-    std::vector<std::vector<std::string>> rows{{"key", "type", "value", "unit", "description"}};
+    Table rows({{"key"}, {"type"}, {"value"}, {"unit"}, {"description"}}, OutputFormat::kText,
+               {.indent = 2});
     for (const AnnotationDescriptor& d : m.schema.annotations) {
-      rows.push_back({d.key, str(d.annotation_type), d.value_type ? str(*d.value_type) : "-",
-                      OrNone(d.unit), OrNone(d.description)});
+      rows.Add({Cell::Str(d.key), Cell::Str(str(d.annotation_type)),
+                Cell::Str(d.value_type ? str(*d.value_type) : "-"), Cell::Str(OrNone(d.unit)),
+                Cell::Str(OrNone(d.description))});
     }
-    PrintTable(rows);
+    rows.Flush();
   }
 
   std::vector<FilePart> own{m.files.control};
   own.insert(own.end(), m.files.time_series.begin(), m.files.time_series.end());
   own.insert(own.end(), m.files.payloads.begin(), m.files.payloads.end());
-  fmt::print("\nfiles ({}, {})\n", own.size(), Size(TotalSize(own)));
+  fmt::print("\nfiles ({}, {})\n", own.size(), FormatBytes(TotalSize(own)));
   PrintFiles(own);
   for (const auto& [ref, pins] : m.payload_sources) {
-    fmt::print("\npayload source {} ({} files, {})\n", ref, pins.size(), Size(TotalSize(pins)));
+    fmt::print("\npayload source {} ({} files, {})\n", ref, pins.size(),
+               FormatBytes(TotalSize(pins)));
     PrintFiles(pins);
   }
   return kExitOk;
@@ -186,14 +154,16 @@ int Show(const std::string& argument) {
 void RegisterManifestCommands(CLI::App& app, Action& action) {
   CLI::App* manifest = app.add_subcommand("manifest", "Check and inspect manifest.json files");
   manifest->require_subcommand(1);
+  manifest->group(kGroupVerify);
 
   // Shared by the callbacks, which run after parsing, when main() calls `action`.
   auto path = std::make_shared<std::string>();
 
-  CLI::App* validate = manifest->add_subcommand(
-      "validate",
-      "Check a manifest against FORMAT.md §5; prints \"valid\" (exit 0) or one line per problem "
-      "on stderr (exit 1)");
+  CLI::App* validate =
+      manifest->add_subcommand("validate",
+                               "Check a manifest against docs/format.md (Manifest); prints "
+                               "\"valid\" (exit 0) or one line per problem "
+                               "on stderr (exit 1)");
   validate->add_option("PATH", *path, "manifest.json, or a release directory holding one")
       ->required();
   validate->callback([&action, path] { action = [path] { return Validate(*path); }; });

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "options.h"
 #include "parquet/file_reader.h"
 #include "parquet/tool_inspect.h"
 #include "timef/json.h"
@@ -117,6 +118,7 @@ int Rewrite(const RewriteArgs& args) {
 void RegisterParquetCommands(CLI::App& app, Action& action) {
   CLI::App* group = app.add_subcommand("parquet", "Inspect and rewrite Parquet files");
   group->require_subcommand(1);
+  group->group(kGroupInspect);
 
   auto file = std::make_shared<std::string>();
   CLI::App* meta = group->add_subcommand(
@@ -144,11 +146,11 @@ void RegisterParquetCommands(CLI::App& app, Action& action) {
   rewrite->add_option("--encoding", rewrite_args->encodings,
                       "COLUMN=ENCODING (repeatable); other columns PLAIN");
   rewrite->add_option("--page-size", rewrite_args->page_size, "Target data page size in bytes")
-      ->check(CLI::PositiveNumber);
+      ->check(WholeNumberAtLeast(1));
   rewrite
       ->add_option("--row-group-rows", rewrite_args->row_group_rows,
                    "Rows per output row group (default: keep the input's)")
-      ->check(CLI::PositiveNumber);
+      ->check(WholeNumberAtLeast(1));
   rewrite
       ->add_option("--data-page-version", rewrite_args->data_page_version,
                    "Data page header version, 1 (default) or 2")

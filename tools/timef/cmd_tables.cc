@@ -12,7 +12,7 @@
 namespace timef::cli {
 namespace {
 
-nlohmann::ordered_json Cell(const ArrowTable& table, const std::string& column, int64_t row) {
+nlohmann::ordered_json CellJson(const ArrowTable& table, const std::string& column, int64_t row) {
   if (table.IsNull(column, row)) return nullptr;
   const std::string_view format = table.ColumnFormat(column);
   if (format == "l") return *table.Int64(column, row);
@@ -36,7 +36,7 @@ int RunTaskTable(const TasksArgs& args) {
   for (int64_t row = 0; row < table.num_rows(); ++row) {
     if (args.limit && row >= *args.limit) break;
     nlohmann::ordered_json line = nlohmann::ordered_json::object();
-    for (const std::string& column : columns) line[column] = Cell(table, column, row);
+    for (const std::string& column : columns) line[column] = CellJson(table, column, row);
     fmt::print("{}\n", line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
   }
   return kExitOk;

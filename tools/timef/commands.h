@@ -13,13 +13,18 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
 
+// The groups of `timef --help`, by task. Composing commands (derive, edit) do not exist yet.
+inline constexpr const char* kGroupInspect = "Inspect";
+inline constexpr const char* kGroupVerify = "Verify";
+inline constexpr const char* kGroupWrite = "Write";
+
 // Set by the sub-command that parsing selected; called by main().
 using Action = std::function<int()>;
 
 // One per command group, each in its own cmd_<group>.cc.
 void RegisterManifestCommands(CLI::App& app, Action& action);  // timef manifest ...
 void RegisterParquetCommands(CLI::App& app, Action& action);   // timef parquet ...
-// timef demo|info|verify|records|tasks|cat
+// timef info|records|tasks|signals|cat|verify|demo
 void RegisterDatasetCommands(CLI::App& app, Action& action);
 
 }  // namespace timef::cli

@@ -24,10 +24,10 @@ std::string ShortestFloat(T value) {
   return text;
 }
 
-std::optional<int64_t> ParseInt(std::string_view text) {
+std::optional<int64_t> ParseStep(std::string_view text) {
   int64_t value = 0;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  if (error != std::errc() || end != text.data() + text.size() || value < 0) return std::nullopt;
   return value;
 }
 
@@ -49,29 +49,6 @@ std::string FormatBytes(int64_t bytes) {
     ++unit;
   }
   return fmt::format("{} B ({:.1f} {})", grouped, value, kUnits[unit]);
-}
-
-void PrintColumns(const std::vector<std::vector<std::string>>& rows, std::vector<bool> right) {
-  std::vector<size_t> widths;
-  for (const auto& row : rows) {
-    widths.resize(std::max(widths.size(), row.size()), 0);
-    for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
-  }
-  right.resize(widths.size(), false);
-  for (const auto& row : rows) {
-    std::string line = " ";
-    for (size_t i = 0; i < row.size(); ++i) {
-      line += ' ';
-      const bool last = i + 1 == row.size();
-      if (right[i]) {
-        line += fmt::format("{:>{}}", row[i], widths[i]);
-      } else {
-        line += last ? row[i] : fmt::format("{:<{}}", row[i], widths[i]);
-      }
-      if (!last) line += ' ';
-    }
-    fmt::print("{}\n", line);
-  }
 }
 
 std::string FormatUnixMicros(std::optional<int64_t> micros) {
@@ -135,11 +112,11 @@ bool ParseStepWindow(const std::string& text, std::optional<int64_t>& begin,
   begin.reset();
   end.reset();
   if (!left.empty()) {
-    begin = ParseInt(left);
+    begin = ParseStep(left);
     if (!begin) return false;
   }
   if (!right.empty()) {
-    end = ParseInt(right);
+    end = ParseStep(right);
     if (!end) return false;
   }
   return true;

@@ -1,5 +1,5 @@
-// Text rendering shared by the dataset commands (cmd_dataset*.cc): sizes, tables, times and
-// values in the forms docs/cli.md describes.
+// Text rendering shared by the commands (cmd_*.cc): sizes, times and values in the forms
+// docs/cli.md describes. Tables are table.h's.
 #pragma once
 
 #include <cstdint>
@@ -13,9 +13,6 @@ namespace timef::cli {
 
 // "1,234,567 B (1.2 MiB)"; plain "N B" below 1 KiB.
 std::string FormatBytes(int64_t bytes);
-
-// Left-aligned columns two spaces apart, each row indented by two; `right` columns align right.
-void PrintColumns(const std::vector<std::vector<std::string>>& rows, std::vector<bool> right = {});
 
 // Unix µs as "2023-11-14T22:13:20Z" (".123456" before the Z when not a whole second); "-" for
 // nullopt.
@@ -31,8 +28,8 @@ std::string FormatFloat(float value);
 // true/false, str as is, enum as its label from `spec`.
 std::string FormatScalar(const model::ValueArray& values, int64_t index, const model::Spec& spec);
 
-// "A:B", "A:", ":B" or ":" into a half-open window; nullopt bounds are open. Returns false when
-// the text is not of that form.
+// "A:B", "A:", ":B" or ":" (A, B whole numbers >= 0) into a half-open window; nullopt bounds are
+// open. Returns false when the text is not of that form.
 bool ParseStepWindow(const std::string& text, std::optional<int64_t>& begin,
                      std::optional<int64_t>& end);
 

@@ -3,11 +3,33 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "commands.h"
 #include "timef/duckdb_version.h"
 #include "timef/error.h"
 #include "timef/version.h"
+
+namespace {
+
+// "timef records" for the deepest command the parser selected ("timef" when none).
+std::string SelectedCommand(const CLI::App& app) {
+  std::string name = app.get_name();
+  const CLI::App* current = &app;
+  while (true) {
+    std::vector<const CLI::App*> selected =
+        current->get_subcommands([](const CLI::App*) { return true; });
+    const CLI::App* next = nullptr;
+    for (const CLI::App* sub : selected) {
+      if (sub->parsed()) next = sub;
+    }
+    if (next == nullptr) return name;
+    name += " " + next->get_name();
+    current = next;
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace timef;
@@ -17,9 +39,10 @@ int main(int argc, char** argv) {
   app.add_flag("--version", show_version, "Print the timef and DuckDB versions and exit");
 
   cli::Action action;
-  cli::RegisterManifestCommands(app, action);
-  cli::RegisterParquetCommands(app, action);
+  // Dataset commands first: their groups (Inspect, Verify, Write) order `timef --help`.
   cli::RegisterDatasetCommands(app, action);
+  cli::RegisterParquetCommands(app, action);
+  cli::RegisterManifestCommands(app, action);
 
   try {
     app.parse(argc, argv);
@@ -28,7 +51,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    // One line, like every other error: the problem and where help is.
+    const std::string command = SelectedCommand(app);
+    fmt::print(stderr, "timef: error: {} (see '{} --help')\n", e.what(), command);
     return cli::kExitUsage;
   }
   try {
@@ -38,7 +63,7 @@ int main(int argc, char** argv) {
       return cli::kExitOk;
     }
     if (!action) {
-      fmt::print(stderr, "{}", app.help());
+      fmt::print(stderr, "timef: error: no command given (see 'timef --help')\n");
       return cli::kExitUsage;
     }
     return action();
@@ -46,7 +71,7 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "timef: error: {}\n", e.what());
     return cli::kExitFailure;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "timef: internal error: {}\n", e.what());
+    fmt::print(stderr, "timef: error: internal error: {}\n", e.what());
     return cli::kExitFailure;
   }
 }

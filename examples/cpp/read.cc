@@ -1,0 +1,80 @@
+// Reads a release: its card and counts, every record with its signals, a window of one signal,
+// one task with its targets, and the task table.
+//
+//   read RELEASE_DIR     (e.g. the directory write_ecg prints)
+#include <timef/reader.h>
+
+#include <cstdint>
+#include <exception>
+#include <iostream>
+#include <string>
+
+namespace {
+
+void PrintTarget(const timef::model::TaskTarget& target) {
+  using timef::model::TargetKind;
+  switch (target.kind()) {
+    case TargetKind::kText:
+      // A long text may sit in a payload file; Read() fetches it.
+      std::cout << "    text: " << target.text().Read() << "\n";
+      break;
+    case TargetKind::kInteger:
+      std::cout << "    integer: " << target.integer() << "\n";
+      break;
+    default:
+      std::cout << "    " << timef::model::ToString(target.kind()) << "\n";
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: read RELEASE_DIR\n";
+    return 2;
+  }
+  using namespace timef;
+  try {
+    // Checks the manifest and each file's size; opens nothing else yet.
+    Reader reader = Reader::Open(argv[1]);
+    const manifest::Manifest& m = reader.manifest();
+    std::cout << m.Ref() << ": " << m.counts.records << " records, " << m.counts.signals
+              << " signals\n";
+
+    // Records come in batches; signal values stay on disk until read.
+    std::int64_t first_signal = 0;
+    RecordStream records = reader.IterRecords();
+    while (auto batch = records.Next()) {
+      for (const auto& record : *batch) {
+        std::cout << "record " << *record->id() << ":";
+        for (const auto& signal : record->Signals()) {
+          std::cout << " " << signal->name() << "(" << signal->n_values() << ")";
+          if (first_signal == 0) first_signal = *signal->id();
+        }
+        std::cout << "\n";
+      }
+    }
+
+    // Steps [100, 105) of the first signal: only the pages holding them are decoded.
+    auto signal = reader.GetSignal(first_signal);
+    model::ValueArray window = signal->ReadSteps(100, 105);
+    std::cout << "signal " << first_signal << " steps 100-104 (" << *signal->spec()->unit << "):";
+    for (float value : window.values<float>()) std::cout << " " << value;
+    std::cout << "\n";
+
+    auto task = reader.GetTask(1);
+    std::cout << "task 1: " << model::ToString(task->type()) << ", prompt \""
+              << task->prompt()->Read() << "\"\n";
+    for (const model::TaskTarget& target : task->targets().value()) PrintTarget(target);
+
+    // The same tasks as an Arrow table, without building task objects.
+    ArrowTable table = reader.ReadTaskTable();
+    std::cout << "task table: " << table.num_rows() << " rows; columns:";
+    for (const std::string& column : table.ColumnNames()) std::cout << " " << column;
+    std::cout << "\n";
+    return 0;
+  } catch (const std::exception& error) {
+    std::cerr << "read: " << error.what() << "\n";
+    return 1;
+  }
+}

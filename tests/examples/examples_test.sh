@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Usage: examples_test.sh WRITE_ECG READ SCRATCH_DIR
+# Runs examples/cpp/write_ecg.cc into a fresh registry and examples/cpp/read.cc on its release, and
+# checks what they print: the release path, the counts, the records, a window and a task.
+# Also used by tests/install/consumer_test.sh on the programs built against an installed tree.
+set -u
+write_ecg=$1
+read=$2
+scratch=$3
+rm -rf "$scratch" && mkdir -p "$scratch"
+failures=0
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+release=$scratch/registry/examples/ecg-12lead/1.0.0
+"$write_ecg" "$scratch/registry" >"$scratch/write.out" 2>"$scratch/write.err" ||
+  fail "write_ecg exited $?: $(cat "$scratch/write.err")"
+[ "$(cat "$scratch/write.out")" = "$release" ] || fail "write_ecg printed '$(cat "$scratch/write.out")'"
+[ -f "$release/manifest.json" ] || fail "no manifest.json in $release"
+"$write_ecg" "$scratch/registry" >/dev/null 2>"$scratch/write_again.err" &&
+  fail "write_ecg wrote a committed version again"
+grep -q "committed version" "$scratch/write_again.err" || fail "second write: $(cat "$scratch/write_again.err")"
+"$write_ecg" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "write_ecg without a registry: expected exit 2"
+
+"$read" "$release" >"$scratch/read.out" 2>"$scratch/read.err" ||
+  fail "read exited $?: $(cat "$scratch/read.err")"
+for text in "examples/ecg-12lead@1.0.0: 3 records, 36 signals" \
+    "record 1: I(5000) II(5000) III(5000) aVR(5000)" "V6(5000)" "record 3:" \
+    "signal 1 steps 100-104 (millivolt):" 'task 1: classification, prompt "Which rhythm' \
+    "    text: normal" "task table: 6 rows; columns: task_id type split"; do
+  grep -qF -- "$text" "$scratch/read.out" || fail "read: '$text' not in its output"
+done
+[ "$(grep -c '^record ' "$scratch/read.out")" -eq 3 ] || fail "read: expected 3 record lines"
+"$read" "$scratch/registry" >/dev/null 2>"$scratch/read_bad.err"
+[ $? -eq 1 ] || fail "read of a registry root: expected exit 1"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures check(s) failed" >&2
+  exit 1
+fi
+echo "examples: all checks passed"

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Usage: readme_test.sh README.md SCRATCH_DIR CXX INCLUDE_DIR GENERATED_INCLUDE_DIR LIB_DIR
+# Extracts the C++ program of README.md's "Quick start" (the first ```cpp block after the
+# "### C++" heading of that section), builds it as the README says, against the build tree's
+# headers and libtimef.so, runs it in an empty directory and checks what it prints.
+set -u
+readme=$1
+scratch=$2
+cxx=$3
+include=$4
+generated=$5
+libdir=$6
+rm -rf "$scratch" && mkdir -p "$scratch"
+
+awk '
+  /^## / { in_section = ($0 == "## Quick start") }
+  in_section && /^### C\+\+/ { in_cpp = 1 }
+  in_cpp && !in_code && /^```cpp$/ { in_code = 1; next }
+  in_code && /^```$/ { exit }
+  in_code { print }
+' "$readme" >"$scratch/first.cc"
+[ -s "$scratch/first.cc" ] || { echo "FAIL: no C++ quick start in $readme" >&2; exit 1; }
+lines=$(wc -l <"$scratch/first.cc")
+[ "$lines" -le 45 ] || { echo "FAIL: the quick start has $lines lines" >&2; exit 1; }
+
+"$cxx" -std=c++20 -Wall -Wextra -I"$include" -I"$generated" "$scratch/first.cc" -L"$libdir" \
+  -ltimef -Wl,-rpath,"$libdir" -o "$scratch/first" >"$scratch/build.log" 2>&1 ||
+  { echo "FAIL: the quick start does not build:" >&2; cat "$scratch/build.log" >&2; exit 1; }
+(cd "$scratch" && ./first) >"$scratch/run.out" 2>&1 ||
+  { echo "FAIL: the quick start exited $?:" >&2; cat "$scratch/run.out" >&2; exit 1; }
+for text in "me/first-ecg@1.0.0" "lead_II" "task 1: normal"; do
+  grep -qF -- "$text" "$scratch/run.out" ||
+    { echo "FAIL: '$text' not in the quick start's output:" >&2; cat "$scratch/run.out" >&2; exit 1; }
+done
+[ -f "$scratch/registry/me/first-ecg/1.0.0/manifest.json" ] ||
+  { echo "FAIL: the quick start wrote no release" >&2; exit 1; }
+echo "README quick start: builds, runs and prints what it says"

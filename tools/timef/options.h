@@ -1,0 +1,19 @@
+// Option checks shared by every command, with messages a user can act on ("--limit: expected a
+// whole number >= 0, got '-1'"), and the --format option of the listing commands.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "table.h"
+
+namespace timef::cli {
+
+// A whole number >= `min` that fits int64 (CLI11's own range checks print a 300-digit bound).
+CLI::Validator WholeNumberAtLeast(int64_t min);
+// A dataset ID: a whole number >= 1.
+CLI::Validator IdNumber();
+
+// --format text|json (default text).
+void AddFormatOption(CLI::App& command, OutputFormat& format);
+
+}  // namespace timef::cli
