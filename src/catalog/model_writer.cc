@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "catalog/catalog_writer.h"
+#include "core/json_forms.h"
 #include "timef/error.h"
-#include "timef/json.h"
 
 namespace timef::catalog {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-namespace timef::manifest_internal {
+namespace timef::manifest::internal {
 
 std::string JoinPointer(std::string_view parent, std::string_view token) {
   std::string out(parent);
@@ -48,4 +48,4 @@ std::string Quote(std::string_view text) {
   return out;
 }
 
-}  // namespace timef::manifest_internal
+}  // namespace timef::manifest::internal

@@ -1,4 +1,4 @@
-#include "timef/json.h"
+#include "core/json_forms.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

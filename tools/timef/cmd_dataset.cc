@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "core/enum_table.h"
 #include "dataset_text.h"
 #include "timef/demo.h"
 #include "timef/manifest.h"
@@ -19,14 +20,14 @@
 namespace timef::cli {
 namespace {
 
-int64_t TotalSize(const std::vector<FilePart>& parts) {
+int64_t TotalSize(const std::vector<manifest::FilePart>& parts) {
   int64_t total = 0;
-  for (const FilePart& part : parts) total += part.size;
+  for (const manifest::FilePart& part : parts) total += part.size;
   return total;
 }
 
-std::vector<FilePart> OwnFiles(const Manifest& manifest) {
-  std::vector<FilePart> own{manifest.files.control};
+std::vector<manifest::FilePart> OwnFiles(const manifest::Manifest& manifest) {
+  std::vector<manifest::FilePart> own{manifest.files.control};
   own.insert(own.end(), manifest.files.time_series.begin(), manifest.files.time_series.end());
   own.insert(own.end(), manifest.files.payloads.begin(), manifest.files.payloads.end());
   return own;
@@ -39,7 +40,7 @@ int RunDemo(const std::string& registry) {
                                         std::string(demo::kHelloWorldId) /
                                         std::string(demo::kHelloWorldVersion);
   // A committed release is never rewritten (FORMAT.md §3.2); say so and point at it.
-  if (std::filesystem::exists(release / kManifestFileName)) {
+  if (std::filesystem::exists(release / manifest::kManifestFileName)) {
     fmt::print(stderr, "{}@{} is already committed\n", demo::kHelloWorldId,
                demo::kHelloWorldVersion);
     fmt::print("{}\n", release.string());
@@ -56,12 +57,12 @@ int RunDemo(const std::string& registry) {
 
 int RunInfo(const std::string& path) {
   Reader reader = Reader::Open(path);
-  const Manifest& m = reader.manifest();
-  const Card& card = m.metadata;
+  const manifest::Manifest& m = reader.manifest();
+  const manifest::Card& card = m.metadata;
   fmt::print("dataset      {}\n", m.Ref());
   fmt::print("name         {}\n", card.name);
   fmt::print("license      {}\n", ToString(card.license));
-  const Counts& c = m.counts;
+  const manifest::Counts& c = m.counts;
   fmt::print("counts       {} records, {} sources, {} signals, {} axes, {} signal chunks\n",
              c.records, c.sources, c.signals, c.axes, c.signal_chunks);
   fmt::print("annotations  {} contents, {} occurrences\n", c.annotation_contents,
@@ -77,7 +78,7 @@ int RunInfo(const std::string& path) {
   fmt::print("\nspecs ({})\n", m.schema.time_series_specs.size());
   std::vector<std::vector<std::string>> spec_rows{
       {"spec_type", "dtype", "unit", "nullable", "modality", "signals", "encoding"}};
-  for (const TimeSeriesSpec& spec : m.schema.time_series_specs) {
+  for (const manifest::TimeSeriesSpec& spec : m.schema.time_series_specs) {
     auto signals = c.signals_by_spec.find(spec.spec_type);
     auto encoding = m.value_encoding.find(spec.spec_type);
     std::string dtype(ToString(spec.dtype));
@@ -90,10 +91,11 @@ int RunInfo(const std::string& path) {
   }
   PrintColumns(spec_rows, {false, false, false, false, false, true, false});
 
-  const std::vector<FilePart> own = OwnFiles(m);
+  const std::vector<manifest::FilePart> own = OwnFiles(m);
   fmt::print("\nfiles ({}, total {})\n", own.size(), FormatBytes(TotalSize(own)));
   std::vector<std::vector<std::string>> file_rows;
-  for (const FilePart& part : own) file_rows.push_back({part.path, FormatBytes(part.size)});
+  for (const manifest::FilePart& part : own)
+    file_rows.push_back({part.path, FormatBytes(part.size)});
   PrintColumns(file_rows, {false, true});
   return kExitOk;
 }
@@ -101,7 +103,7 @@ int RunInfo(const std::string& path) {
 int RunVerify(const std::string& path) {
   Reader reader = Reader::Open(path);
   reader.Verify();
-  const std::vector<FilePart> own = OwnFiles(reader.manifest());
+  const std::vector<manifest::FilePart> own = OwnFiles(reader.manifest());
   fmt::print("ok: {} files, {} bytes verified\n", own.size(), TotalSize(own));
   return kExitOk;
 }
@@ -139,11 +141,9 @@ void RegisterDatasetCommands(CLI::App& app, Action& action) {
   CLI::App* tasks_cmd = app.add_subcommand("tasks", "List tasks, one line each");
   tasks_cmd->add_option("DIR", tasks->release, kReleaseHelp)->required();
   tasks_cmd->add_option("--split", tasks->split, "Only tasks of this split")
-      ->check(CLI::IsMember({"train", "validation", "test"}));
+      ->check(CLI::IsMember(core::EnumNames<model::Split>()));
   tasks_cmd->add_option("--type", tasks->type, "Only tasks of this type")
-      ->check(
-          CLI::IsMember({"classification", "answer", "scalar_prediction", "temporal_localization",
-                         "forecasting", "ts_editing", "ts_generation", "ts_correspondence"}));
+      ->check(CLI::IsMember(core::EnumNames<TaskType>()));
   tasks_cmd->add_option("--limit", tasks->limit, "Print at most N tasks")
       ->check(CLI::NonNegativeNumber);
   tasks_cmd->add_flag("--table", tasks->table, "Print the task table as JSON lines");

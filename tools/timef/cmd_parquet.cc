@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "commands.h"
+#include "core/json_forms.h"
 #include "parquet/file_reader.h"
 #include "parquet/tool_inspect.h"
-#include "timef/json.h"
 
 namespace timef::cli {
 namespace {

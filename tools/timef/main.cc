@@ -5,7 +5,7 @@
 #include <exception>
 
 #include "commands.h"
-#include "timef/duckdb_version.h"
+#include "core/duckdb_version.h"
 #include "timef/error.h"
 #include "timef/version.h"
 

@@ -1,4 +1,4 @@
-#include "timef/json.h"
+#include "core/json_forms.h"
 
 #include <algorithm>
 #include <charconv>
