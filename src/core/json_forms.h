@@ -1,4 +1,5 @@
-// JSON forms of FORMAT.md §2.5: the strict parser and the manifest and compact writers.
+// JSON forms of FORMAT.md §2.5: the strict parser, the manifest and compact writers, and the
+// string escaping they share with every other JSON text timef prints.
 #pragma once
 
 #include <optional>
@@ -24,4 +25,15 @@ std::string WriteManifestJson(const Json& value);
 // number and error rules as the manifest form.
 std::string WriteCompactJson(const Json& value);
 
+namespace core {
+
+// Appends the JSON string escape of `text` (no quotes): '"', '\\' and control characters escaped
+// (\b \f \n \r \t, else \u00XX), every other byte as is. The caller decides what ill-formed
+// UTF-8 becomes (the writers above refuse it, the Parquet dump replaces it).
+void AppendJsonEscaped(std::string_view text, std::string& out);
+
+// Appends "/" and `token` escaped as one RFC 6901 reference token ('~' → "~0", '/' → "~1").
+void AppendJsonPointerToken(std::string& pointer, std::string_view token);
+
+}  // namespace core
 }  // namespace timef
