@@ -163,7 +163,7 @@ int Show(const std::string& argument) {
   fmt::print("\nannotation keys ({})\n", m.schema.annotations.size());
   if (!m.schema.annotations.empty()) {
     std::vector<std::vector<std::string>> rows{{"key", "type", "value", "unit", "description"}};
-    for (const AnnotationDescriptor& d : m.schema.annotations) {
+    for (const manifest::AnnotationDescriptor& d : m.schema.annotations) {
       rows.push_back({d.key, str(d.annotation_type), d.value_type ? str(*d.value_type) : "-",
                       OrNone(d.unit), OrNone(d.description)});
     }
