@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/checksum.h"
 #include "corpus/rng.h"
 #include "suite/read_setup.h"
 #include "suite/stats.h"
 #include "suite/workloads.h"
-#include "timef/checksum.h"
 
 namespace timef::bench {
 namespace {

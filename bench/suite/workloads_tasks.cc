@@ -17,7 +17,8 @@ Json TaskHydrationWorkload(const SuiteOptions& options, CorpusKind kind, bool it
   const CorpusPaths paths = PathsFor(options, kind);
   Reader reader = Reader::Open(paths.release);
   reader.RecordIds();  // the catalog is open before the clock starts
-  DuckDb catalog(paths.release / kControlFileName, /*read_only=*/true, options.duckdb_threads);
+  DuckDb catalog(paths.release / manifest::kControlFileName, /*read_only=*/true,
+                 options.duckdb_threads);
   Json timef = Json::array(), duckdb = Json::array();
   std::int64_t tasks = 0, rows = 0;
   for (int rep = 0; rep < options.repeats; ++rep) {

@@ -20,7 +20,7 @@ std::int64_t Sum(const std::vector<manifest::FilePart>& parts) {
 
 Json FileKinds(const manifest::Manifest& m, const std::filesystem::path& release) {
   return Json{
-      {"manifest", std::filesystem::file_size(release / kManifestFileName)},
+      {"manifest", std::filesystem::file_size(release / manifest::kManifestFileName)},
       {"control", m.files.control.size},
       {"time_series", {{"files", m.files.time_series.size()}, {"bytes", Sum(m.files.time_series)}}},
       {"payloads", {{"files", m.files.payloads.size()}, {"bytes", Sum(m.files.payloads)}}}};
@@ -91,7 +91,7 @@ Json MeasureSizes(const SuiteOptions& options, CorpusKind kind) {
         signal->n_values() * model::DTypeWidth(signal->spec()->dtype);
   }
   const auto release = PathsFor(options, kind).release;
-  const manifest::Manifest m = ReadManifest(release / kManifestFileName);
+  const manifest::Manifest m = manifest::ReadManifest(release / manifest::kManifestFileName);
 
   struct SpecSizes {
     std::int64_t shard_bytes = 0, values_compressed = 0, values_uncompressed = 0, shards = 0;

@@ -54,7 +54,7 @@ inline constexpr int64_t kGeneratedRecordId = 4;
 std::unique_ptr<model::Dataset> BuildHelloWorld();
 
 // The dataset card: id, version, name, description, CC-BY-4.0, domains, tags.
-Card HelloWorldCard();
+manifest::Card HelloWorldCard();
 
 // Small budgets (16 KiB chunks, 64 KiB row groups, 256 KiB shards) so the demo stays small but
 // exercises multi-chunk signals, multi-row-group shards and several shards.

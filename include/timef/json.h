@@ -1,29 +1,13 @@
-// JSON forms of FORMAT.md §2.5. The model uses nlohmann::ordered_json so that a manifest keeps
-// its documented key order; the compact form sorts keys itself.
+// The JSON value of the public API: the metadata of datasets, records, sources, signals and tasks,
+// annotation values and the model dump are Json. It is nlohmann::ordered_json so that a value keeps
+// the key order it was built with (the manifest writer relies on it), so installed headers include
+// <nlohmann/json.hpp>. How timef parses and writes JSON text is internal (src/core/json_forms.h).
 #pragma once
 
 #include <nlohmann/json.hpp>
-#include <optional>
-#include <string>
-#include <string_view>
 
 namespace timef {
 
 using Json = nlohmann::ordered_json;
-
-// Strict parse: valid UTF-8, no BOM, no duplicate object keys, nothing after the value.
-// Returns nullopt and sets `problem` (naming the JSON pointer or byte offset) on failure; the
-// caller raises the error class that fits (ManifestError, FormatError).
-std::optional<Json> ParseJsonStrict(std::string_view text, std::string* problem);
-
-// Manifest form: 2-space indent, ": " after keys, one member or element per line, keys in the
-// value's order, "{}"/"[]" when empty, raw UTF-8, final LF. Integers in decimal, other numbers in
-// shortest round-trip form (std::to_chars). Throws ValidationError naming the JSON pointer on NaN,
-// infinity or invalid UTF-8.
-std::string WriteManifestJson(const Json& value);
-
-// Compact form: no whitespace, object keys sorted by code point at every level; same escaping,
-// number and error rules as the manifest form.
-std::string WriteCompactJson(const Json& value);
 
 }  // namespace timef

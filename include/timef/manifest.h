@@ -14,8 +14,22 @@
 #include <vector>
 
 #include "timef/json.h"
+#include "timef/vocabulary.h"
 
-namespace timef {
+namespace timef::manifest {
+
+// The schema vocabulary, spelled manifest::DType etc. by the codec and its callers.
+using ::timef::AnnotationType;
+using ::timef::AnnotationValueType;
+using ::timef::DType;
+using ::timef::Modality;
+using ::timef::ParseAnnotationType;
+using ::timef::ParseAnnotationValueType;
+using ::timef::ParseDType;
+using ::timef::ParseModality;
+using ::timef::ParseTaskType;
+using ::timef::TaskType;
+using ::timef::ToString;
 
 inline constexpr int64_t kManifestFormatVersion = 1;
 inline constexpr std::string_view kManifestFileName = "manifest.json";
@@ -68,48 +82,12 @@ enum class ValueEncodingChoice { kAuto, kDictionary, kByteStreamSplit, kPlain };
 
 enum class ValuesBackend { kParquet, kZarr };
 
-enum class DType {
-  kBool,
-  kInt8,
-  kInt16,
-  kInt32,
-  kUint8,
-  kUint16,
-  kUint32,
-  kFloat32,
-  kFloat64,
-  kStr,
-  kEnum,
-};
-
-// `no_input` exists in task definitions but is forbidden in a spec.
-enum class Modality { kText, kTimeSeries, kImage, kAudio };
-
-enum class AnnotationType { kStatic, kPoint, kInterval };
-enum class AnnotationValueType { kBool, kInt, kFloat, kStr, kList };
-
-enum class TaskType {
-  kClassification,
-  kAnswer,
-  kScalarPrediction,
-  kTemporalLocalization,
-  kForecasting,
-  kTsEditing,
-  kTsGeneration,
-  kTsCorrespondence,
-};
-
 std::string_view ToString(License value);
 std::string_view ToString(Domain value);
 std::string_view ToString(Access value);
 std::string_view ToString(ValueEncoding value);
 std::string_view ToString(ValueEncodingChoice value);
 std::string_view ToString(ValuesBackend value);
-std::string_view ToString(DType value);
-std::string_view ToString(Modality value);
-std::string_view ToString(AnnotationType value);
-std::string_view ToString(AnnotationValueType value);
-std::string_view ToString(TaskType value);
 
 // Each returns nullopt for a string that is not exactly one of the documented names.
 std::optional<License> ParseLicense(std::string_view text);
@@ -118,11 +96,6 @@ std::optional<Access> ParseAccess(std::string_view text);
 std::optional<ValueEncoding> ParseValueEncoding(std::string_view text);
 std::optional<ValueEncodingChoice> ParseValueEncodingChoice(std::string_view text);
 std::optional<ValuesBackend> ParseValuesBackend(std::string_view text);
-std::optional<DType> ParseDType(std::string_view text);
-std::optional<Modality> ParseModality(std::string_view text);
-std::optional<AnnotationType> ParseAnnotationType(std::string_view text);
-std::optional<AnnotationValueType> ParseAnnotationValueType(std::string_view text);
-std::optional<TaskType> ParseTaskType(std::string_view text);
 
 // ---- The dataset card (§5.2) ----
 
@@ -329,9 +302,4 @@ Manifest ReadManifest(const std::filesystem::path& path);
 
 // Reads a whole file into a string; FileError naming the path when it is missing or unreadable.
 std::string ReadManifestBytes(const std::filesystem::path& path);
-
-// The manifest's names are spelled `manifest::Card`, `manifest::Manifest`, … by the modules that
-// combine them with the model's types of the same names (model::DType vs manifest::DType).
-namespace manifest = ::timef;
-
-}  // namespace timef
+}  // namespace timef::manifest

@@ -4,7 +4,9 @@
 
 #include "catalog/audit_probe.h"
 #include "catalog/duckdb_result.h"
-#include "timef/json.h"
+#include "core/enum_table.h"
+#include "core/json_forms.h"
+#include "timef/model.h"
 #include "timef/units.h"
 
 namespace timef::catalog::audit {
@@ -141,56 +143,34 @@ struct Enumeration {
   bool nullable;
 };
 
+// A marker's value_kind is NULL, so the column holds every other ValueKind name.
+std::vector<std::string> StoredValueKinds() {
+  std::vector<std::string> names = core::EnumNames<model::ValueKind>();
+  std::erase(names, std::string(model::ToString(model::ValueKind::kMarker)));
+  return names;
+}
+
+// The model's enumerations are stored by their names (one table each, core/enum_table.h).
 const std::vector<Enumeration>& Enumerations() {
+  using core::EnumNames;
   static const std::vector<Enumeration> list = {
-      {"axes", "axis_type", "axis_key", {"regular", "irregular", "ordinal"}, false},
-      {"signals",
-       "dtype",
-       "signal_id",
-       {"bool", "int8", "int16", "int32", "uint8", "uint16", "uint32", "float32", "float64", "str",
-        "enum"},
-       false},
-      {"signals", "modality", "signal_id", {"text", "time_series", "image", "audio"}, false},
+      {"axes", "axis_type", "axis_key", EnumNames<model::AxisType>(), false},
+      {"signals", "dtype", "signal_id", EnumNames<DType>(), false},
+      {"signals", "modality", "signal_id", EnumNames<Modality>(), false},
       {"text_payloads", "kind", "text_key", {"text", "text_list"}, false},
-      {"annotation_contents",
-       "value_kind",
-       "content_key",
-       {"text", "integer", "float", "boolean", "text_list"},
-       true},
+      {"annotation_contents", "value_kind", "content_key", StoredValueKinds(), true},
       {"annotation_occurrences",
        "object_type",
        "occurrence_key",
        {"Dataset", "Record", "Source", "Signal", "Task"},
        false},
-      {"annotation_occurrences",
-       "span_type",
-       "occurrence_key",
-       {"static", "point", "interval"},
-       false},
-      {"registered_annotations",
-       "span_type",
-       "occurrence_key",
-       {"static", "point", "interval"},
-       false},
-      {"tasks",
-       "task_type",
-       "task_id",
-       {"classification", "answer", "scalar_prediction", "temporal_localization", "forecasting",
-        "ts_editing", "ts_generation", "ts_correspondence"},
-       false},
-      {"tasks", "split", "task_id", {"train", "validation", "test"}, true},
-      {"tasks",
-       "scope_type",
-       "task_id",
-       {"time_point", "time_interval", "step_point", "step_interval"},
-       true},
-      {"tasks", "mode", "task_id", {"sparse", "exhaustive"}, true},
-      {"task_targets",
-       "target_kind",
-       "task_key",
-       {"text", "integer", "float", "boolean", "record", "signal", "time_point", "time_interval",
-        "step_point", "step_interval"},
-       false},
+      {"annotation_occurrences", "span_type", "occurrence_key", EnumNames<AnnotationType>(), false},
+      {"registered_annotations", "span_type", "occurrence_key", EnumNames<AnnotationType>(), false},
+      {"tasks", "task_type", "task_id", EnumNames<TaskType>(), false},
+      {"tasks", "split", "task_id", EnumNames<model::Split>(), true},
+      {"tasks", "scope_type", "task_id", EnumNames<model::SpanKind>(), true},
+      {"tasks", "mode", "task_id", EnumNames<model::LocalizationMode>(), true},
+      {"task_targets", "target_kind", "task_key", EnumNames<model::TargetKind>(), false},
       {"task_record_refs", "field", "task_key", {"inputs", "candidate_records"}, false},
       {"task_annotation_refs",
        "field",

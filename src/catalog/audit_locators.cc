@@ -5,8 +5,8 @@
 #include <string>
 
 #include "catalog/audit_probe.h"
+#include "core/paths.h"
 #include "timef/ids.h"
-#include "timef/paths.h"
 
 namespace timef::catalog::audit {
 namespace {

@@ -65,52 +65,6 @@ void Probe(const Context& ctx, std::string_view invariant, std::string_view wher
   ProbeBatch(ctx, invariant).Add(where, what, sql).Run();
 }
 
-namespace {
-
-Cell Render(const Chunk& chunk, const ResultColumn& column, idx_t index, idx_t row) {
-  auto join = [](const auto& list) {
-    std::string out = "[";
-    for (size_t i = 0; i < list.size(); ++i) {
-      if (i > 0) out += ",";
-      if constexpr (std::is_same_v<std::decay_t<decltype(list[i])>, std::string>) {
-        out += list[i];
-      } else {
-        out += std::to_string(list[i]);
-      }
-    }
-    return out + "]";
-  };
-  switch (column.kind) {
-    case ColumnKind::kBigint: {
-      auto c = chunk.Int64(index);
-      return c.IsNull(row) ? Cell() : Cell(std::to_string(c.Get(row)));
-    }
-    case ColumnKind::kBoolean: {
-      auto c = chunk.Bool(index);
-      return c.IsNull(row) ? Cell() : Cell(c.Get(row) ? "true" : "false");
-    }
-    case ColumnKind::kVarchar: {
-      auto c = chunk.Varchar(index);
-      return c.IsNull(row) ? Cell() : Cell(std::string(c.Get(row)));
-    }
-    case ColumnKind::kBigintList: {
-      auto c = chunk.Int64List(index);
-      return c.IsNull(row) ? Cell() : Cell(join(c.Get(row)));
-    }
-    case ColumnKind::kVarcharList: {
-      auto c = chunk.VarcharList(index);
-      return c.IsNull(row) ? Cell() : Cell(join(c.Get(row)));
-    }
-    case ColumnKind::kDouble:
-    case ColumnKind::kOther:
-      break;
-  }
-  // Only reached through a query of this module with a column type Rows() does not render.
-  throw Error("audit: cannot render column " + column.name + " of type " + column.type_name);
-}
-
-}  // namespace
-
 std::vector<Row> Rows(const Context& ctx, std::string_view sql, std::string_view what) {
   Result result = ctx.connection.Query(sql, what);
   std::vector<Row> rows;
@@ -119,7 +73,7 @@ std::vector<Row> Rows(const Context& ctx, std::string_view sql, std::string_view
       Row cells;
       cells.reserve(result.column_count());
       for (idx_t c = 0; c < result.column_count(); ++c) {
-        cells.push_back(Render(*chunk, result.column(c), c, row));
+        cells.push_back(chunk->Text(c, row));
       }
       rows.push_back(std::move(cells));
     }

@@ -1,6 +1,7 @@
 #include "catalog/duckdb_result.h"
 
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "catalog/duckdb_types.h"
@@ -102,6 +103,60 @@ VarcharListColumn Chunk::VarcharList(idx_t column) const {
       Validity(duckdb_vector_get_validity(v)),
       VarcharColumn(static_cast<duckdb_string_t*>(duckdb_vector_get_data(child)), child_validity),
       child_validity, shape_.get(), column);
+}
+
+std::optional<std::string> Chunk::Text(idx_t column, idx_t row) const {
+  auto join = [](const auto& list) {
+    std::string out = "[";
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (i > 0) out += ",";
+      if constexpr (std::is_same_v<std::decay_t<decltype(list[i])>, std::string>) {
+        out += list[i];
+      } else {
+        out += std::to_string(list[i]);
+      }
+    }
+    return out + "]";
+  };
+  const ColumnKind kind =
+      column < shape_->columns.size() ? shape_->columns[column].kind : ColumnKind::kOther;
+  switch (kind) {
+    case ColumnKind::kBigint: {
+      auto c = Int64(column);
+      if (c.IsNull(row)) return std::nullopt;
+      return std::to_string(c.Get(row));
+    }
+    case ColumnKind::kDouble: {
+      auto c = Double(column);
+      if (c.IsNull(row)) return std::nullopt;
+      return std::to_string(c.Get(row));
+    }
+    case ColumnKind::kBoolean: {
+      auto c = Bool(column);
+      if (c.IsNull(row)) return std::nullopt;
+      return c.Get(row) ? "true" : "false";
+    }
+    case ColumnKind::kVarchar: {
+      auto c = Varchar(column);
+      if (c.IsNull(row)) return std::nullopt;
+      return std::string(c.Get(row));
+    }
+    case ColumnKind::kBigintList: {
+      auto c = Int64List(column);
+      if (c.IsNull(row)) return std::nullopt;
+      return join(c.Get(row));
+    }
+    case ColumnKind::kVarcharList: {
+      auto c = VarcharList(column);
+      if (c.IsNull(row)) return std::nullopt;
+      return join(c.Get(row));
+    }
+    case ColumnKind::kOther:
+      break;
+  }
+  const std::string type =
+      column < shape_->columns.size() ? shape_->columns[column].type_name : "(none)";
+  ThrowColumnError(*shape_, column, "cannot render a cell of type " + type + " as text");
 }
 
 // ---- Result ----

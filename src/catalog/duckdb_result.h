@@ -151,6 +151,11 @@ class Chunk {
   Int64ListColumn Int64List(idx_t column) const;
   VarcharListColumn VarcharList(idx_t column) const;
 
+  // The cell as text for checks and tests that compare rows as strings: nullopt for NULL, numbers
+  // in decimal (doubles by std::to_string), booleans as true/false, lists as [a,b]. FormatError
+  // naming the column for a type outside ColumnKind.
+  std::optional<std::string> Text(idx_t column, idx_t row) const;
+
  private:
   duckdb_vector Vector(idx_t column, ColumnKind kind) const;
   void Release();

@@ -9,8 +9,8 @@
 #include "catalog/duckdb_statement.h"
 #include "catalog/hydrate_text.h"
 #include "catalog/spec_row.h"
+#include "core/json_forms.h"
 #include "timef/error.h"
-#include "timef/json.h"
 
 namespace timef::catalog {
 namespace {
@@ -46,10 +46,18 @@ T Parsed(std::optional<T> parsed, std::string_view column, std::string_view valu
 
 model::AnnotationSpan AnnotationSpanOf(std::string_view table, std::string_view type,
                                        std::optional<int64_t> start, std::optional<int64_t> end) {
-  if (type == "static") return model::StaticSpan{};
-  if (type == "point" && start) return model::TimePoint{*start};
-  if (type == "interval" && start && end) return model::TimeInterval{*start, *end};
-  BadEnum(std::string(table) + ".span_type", type);
+  const std::string column = std::string(table) + ".span_type";
+  switch (Parsed(ParseAnnotationType(type), column, type)) {
+    case AnnotationType::kStatic:
+      return model::StaticSpan{};
+    case AnnotationType::kPoint:
+      if (start) return model::TimePoint{*start};
+      break;
+    case AnnotationType::kInterval:
+      if (start && end) return model::TimeInterval{*start, *end};
+      break;
+  }
+  BadEnum(column, type);
 }
 
 // Occurrence columns shared by annotation_occurrences and registered_annotations queries:

@@ -7,8 +7,8 @@
 #include "catalog/duckdb_result.h"
 #include "catalog/hydrate_graph.h"
 #include "catalog/hydrate_text.h"
+#include "core/json_forms.h"
 #include "timef/error.h"
-#include "timef/json.h"
 
 namespace timef::catalog {
 namespace {

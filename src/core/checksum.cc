@@ -1,4 +1,4 @@
-#include "timef/checksum.h"
+#include "core/checksum.h"
 
 #include <fcntl.h>
 #include <openssl/evp.h>

@@ -1,4 +1,4 @@
-#include "timef/duckdb_version.h"
+#include "core/duckdb_version.h"
 
 #include <duckdb.h>
 

@@ -1,4 +1,4 @@
-#include "timef/paths.h"
+#include "core/paths.h"
 
 #include <charconv>
 #include <string>

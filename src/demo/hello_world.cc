@@ -15,8 +15,8 @@ std::unique_ptr<model::Dataset> BuildHelloWorld() {
   return dataset;
 }
 
-Card HelloWorldCard() {
-  Card card;
+manifest::Card HelloWorldCard() {
+  manifest::Card card;
   card.dataset_id = std::string(kHelloWorldId);
   card.dataset_version = std::string(kHelloWorldVersion);
   card.name = "TimeF hello world";
@@ -24,8 +24,9 @@ Card HelloWorldCard() {
       "A small synthetic dataset that exercises every part of the TimeF format: ECG with special "
       "floats, irregular vitals with nulls, a diary without timeline, annotations of every shape "
       "and all eight task types.";
-  card.license = License::kCcBy4_0;
-  card.domains = {Domain::kCardiology, Domain::kHealth, Domain::kGeneral};
+  card.license = manifest::License::kCcBy4_0;
+  card.domains = {manifest::Domain::kCardiology, manifest::Domain::kHealth,
+                  manifest::Domain::kGeneral};
   card.tags = {"demo", "synthetic", "ecg", "vitals"};
   card.citation = "The TimeF authors. TimeF hello world, version 1.0.0.";
   return card;

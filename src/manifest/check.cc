@@ -3,11 +3,11 @@
 #include <map>
 #include <set>
 
-#include "timef/checksum.h"
+#include "core/checksum.h"
+#include "core/paths.h"
 #include "timef/ids.h"
-#include "timef/paths.h"
 
-namespace timef::manifest_internal {
+namespace timef::manifest::internal {
 namespace {
 
 constexpr std::string_view kParquetShardPrefix = "time_series/part-";
@@ -286,4 +286,4 @@ void CheckManifestModel(const Manifest& manifest, Problems& problems) {
   if (problems.empty()) CheckRules(manifest, problems);
 }
 
-}  // namespace timef::manifest_internal
+}  // namespace timef::manifest::internal

@@ -7,7 +7,7 @@
 #include "manifest/problems.h"
 #include "timef/manifest.h"
 
-namespace timef::manifest_internal {
+namespace timef::manifest::internal {
 
 // Runs the value rules; when they all hold, runs the cross-field rules too.
 void CheckManifestModel(const Manifest& manifest, Problems& problems);
@@ -30,4 +30,4 @@ std::string UnsupportedFormatVersion(int64_t version);
 // True when `text` has a character other than ASCII whitespace.
 bool IsNotBlank(std::string_view text);
 
-}  // namespace timef::manifest_internal
+}  // namespace timef::manifest::internal

@@ -3,7 +3,7 @@
 #include "manifest/check.h"
 #include "timef/ids.h"
 
-namespace timef::manifest_internal {
+namespace timef::manifest::internal {
 
 bool IsNotBlank(std::string_view text) {
   return text.find_first_not_of(" \t\n\r\f\v") != std::string_view::npos;
@@ -70,4 +70,4 @@ void CheckCardRules(const Card& card, const std::string& pointer, Problems& prob
   }
 }
 
-}  // namespace timef::manifest_internal
+}  // namespace timef::manifest::internal

@@ -4,7 +4,7 @@
 #include "timef/ids.h"
 #include "timef/units.h"
 
-namespace timef::manifest_internal {
+namespace timef::manifest::internal {
 namespace {
 
 void CheckUnit(const std::optional<std::string>& unit, const std::string& pointer,
@@ -115,4 +115,4 @@ void CheckSchemaRules(const Schema& schema, const std::string& pointer, Problems
       [](TaskType type) { return ToString(type); }, problems);
 }
 
-}  // namespace timef::manifest_internal
+}  // namespace timef::manifest::internal

@@ -3,7 +3,7 @@
 #include "manifest/check.h"
 #include "manifest/json_fields.h"
 
-namespace timef::manifest_internal {
+namespace timef::manifest::internal {
 namespace {
 
 // Calls `decode(key, value, pointer)` for each member of the optional object `key`.
@@ -183,4 +183,4 @@ Manifest DecodeManifest(const Json& document, Problems& problems) {
   return manifest;
 }
 
-}  // namespace timef::manifest_internal
+}  // namespace timef::manifest::internal

@@ -8,7 +8,7 @@
 #include "timef/json.h"
 #include "timef/manifest.h"
 
-namespace timef::manifest_internal {
+namespace timef::manifest::internal {
 
 // Reports shape problems; the returned manifest is meaningful only when none were reported.
 Manifest DecodeManifest(const Json& document, Problems& problems);
@@ -18,4 +18,4 @@ Card DecodeCard(const Json& value, const std::string& pointer, Problems& problem
 Schema DecodeSchema(const Json& value, const std::string& pointer, Problems& problems);
 FilePart DecodeFilePart(const Json& value, const std::string& pointer, Problems& problems);
 
-}  // namespace timef::manifest_internal
+}  // namespace timef::manifest::internal

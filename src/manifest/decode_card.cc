@@ -1,7 +1,7 @@
 #include "manifest/decode.h"
 #include "manifest/json_fields.h"
 
-namespace timef::manifest_internal {
+namespace timef::manifest::internal {
 namespace {
 
 ParentEntry DecodeParent(const Json& value, const std::string& pointer, Problems& problems) {
@@ -58,4 +58,4 @@ Card DecodeCard(const Json& value, const std::string& pointer, Problems& problem
   return card;
 }
 
-}  // namespace timef::manifest_internal
+}  // namespace timef::manifest::internal

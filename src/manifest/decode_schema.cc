@@ -1,7 +1,7 @@
 #include "manifest/decode.h"
 #include "manifest/json_fields.h"
 
-namespace timef::manifest_internal {
+namespace timef::manifest::internal {
 namespace {
 
 TimeSeriesSpec DecodeSpec(const Json& value, const std::string& pointer, Problems& problems) {
@@ -85,4 +85,4 @@ Schema DecodeSchema(const Json& value, const std::string& pointer, Problems& pro
   return schema;
 }
 
-}  // namespace timef::manifest_internal
+}  // namespace timef::manifest::internal

@@ -1,21 +1,21 @@
 #include "manifest/encode.h"
 
-#include "manifest/enum_table.h"
+#include "core/enum_table.h"
 #include "manifest/problems.h"
 #include "timef/error.h"
 
-namespace timef::manifest_internal {
+namespace timef::manifest::internal {
 namespace {
 
 // Only reachable through a cast: every declared enumerator has a name.
 template <typename E>
 Json EnumJson(E value, const std::string& pointer) {
-  std::optional<E> named = EnumFromName<E>(EnumName(value));
+  std::optional<E> named = core::EnumFromName<E>(core::EnumName(value));
   if (!named || *named != value) {
     throw ValidationError(ErrorSite{std::nullopt, "manifest", pointer},
                           "enum value " + std::to_string(static_cast<int>(value)) + " has no name");
   }
-  return Json(std::string(EnumName(value)));
+  return Json(std::string(core::EnumName(value)));
 }
 
 template <typename E>
@@ -206,4 +206,4 @@ Json EncodeManifest(const Manifest& m) {
   return out;
 }
 
-}  // namespace timef::manifest_internal
+}  // namespace timef::manifest::internal

@@ -4,9 +4,9 @@
 #include "timef/json.h"
 #include "timef/manifest.h"
 
-namespace timef::manifest_internal {
+namespace timef::manifest::internal {
 
 // Throws ValidationError naming the JSON pointer of an enum value outside its declared range.
 Json EncodeManifest(const Manifest& manifest);
 
-}  // namespace timef::manifest_internal
+}  // namespace timef::manifest::internal

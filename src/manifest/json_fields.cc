@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-namespace timef::manifest_internal {
+namespace timef::manifest::internal {
 
 std::string_view JsonTypeName(const Json& value) {
   switch (value.type()) {
@@ -145,4 +145,4 @@ void Fields::StringList(std::string_view key, std::vector<std::string>* out) {
   }
 }
 
-}  // namespace timef::manifest_internal
+}  // namespace timef::manifest::internal

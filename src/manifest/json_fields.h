@@ -10,11 +10,11 @@
 #include <string_view>
 #include <vector>
 
-#include "manifest/enum_table.h"
+#include "core/enum_table.h"
 #include "manifest/problems.h"
 #include "timef/json.h"
 
-namespace timef::manifest_internal {
+namespace timef::manifest::internal {
 
 // "null", "boolean", "integer", "number", "string", "array" or "object".
 std::string_view JsonTypeName(const Json& value);
@@ -33,10 +33,10 @@ bool ReadEnum(const Json& value, const std::string& pointer, Problems& problems,
               std::string_view what, E* out) {
   std::string text;
   if (!ReadString(value, pointer, problems, &text)) return false;
-  std::optional<E> parsed = EnumFromName<E>(text);
+  std::optional<E> parsed = core::EnumFromName<E>(text);
   if (!parsed) {
     problems.Add(pointer, "unknown " + std::string(what) + " " + Quote(text) +
-                              " (expected one of " + EnumNameList<E>() + ")");
+                              " (expected one of " + core::EnumNameList<E>() + ")");
     return false;
   }
   *out = *parsed;
@@ -90,4 +90,4 @@ class Fields {
   Problems& problems_;
 };
 
-}  // namespace timef::manifest_internal
+}  // namespace timef::manifest::internal

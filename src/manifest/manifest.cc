@@ -6,15 +6,16 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/json_forms.h"
 #include "manifest/check.h"
 #include "manifest/decode.h"
 #include "manifest/encode.h"
 #include "manifest/problems.h"
 #include "timef/error.h"
 
-namespace timef {
+namespace timef::manifest {
 
-using manifest_internal::Problems;
+using internal::Problems;
 
 namespace {
 
@@ -66,7 +67,7 @@ void SortManifestLists(Manifest& m) {
 
 std::vector<ManifestProblem> ValidateManifest(const Manifest& manifest) {
   Problems problems;
-  manifest_internal::CheckManifestModel(manifest, problems);
+  internal::CheckManifestModel(manifest, problems);
   return problems.Take();
 }
 
@@ -75,10 +76,10 @@ ManifestCheck CheckManifest(std::string_view bytes) {
   std::optional<Json> document = ParseJsonStrict(bytes, &syntax_problem);
   if (!document) return {std::nullopt, {SyntaxProblem(syntax_problem)}};
   Problems problems;
-  Manifest manifest = manifest_internal::DecodeManifest(*document, problems);
+  Manifest manifest = internal::DecodeManifest(*document, problems);
   // Value and cross-field rules read the decoded model, which is only whole without shape
   // problems.
-  if (problems.empty()) manifest_internal::CheckManifestModel(manifest, problems);
+  if (problems.empty()) internal::CheckManifestModel(manifest, problems);
   if (!problems.empty()) return {std::nullopt, problems.Take()};
   return {std::move(manifest), {}};
 }
@@ -94,7 +95,7 @@ Json ManifestToJson(const Manifest& manifest) {
                              ? " (and " + std::to_string(problems.size() - 1) + " more)"
                              : std::string()));
   }
-  return manifest_internal::EncodeManifest(manifest);
+  return internal::EncodeManifest(manifest);
 }
 
 std::string WriteManifest(const Manifest& manifest) {
@@ -137,4 +138,4 @@ Manifest ReadManifest(const std::filesystem::path& path) {
   return ParseManifest(ReadManifestBytes(path), path);
 }
 
-}  // namespace timef
+}  // namespace timef::manifest

@@ -2,20 +2,13 @@
 
 #include <cstdio>
 
-namespace timef::manifest_internal {
+#include "core/json_forms.h"
+
+namespace timef::manifest::internal {
 
 std::string JoinPointer(std::string_view parent, std::string_view token) {
   std::string out(parent);
-  out += '/';
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
+  core::AppendJsonPointerToken(out, token);
   return out;
 }
 
@@ -48,4 +41,4 @@ std::string Quote(std::string_view text) {
   return out;
 }
 
-}  // namespace timef::manifest_internal
+}  // namespace timef::manifest::internal

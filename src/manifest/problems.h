@@ -8,7 +8,7 @@
 
 #include "timef/manifest.h"
 
-namespace timef::manifest_internal {
+namespace timef::manifest::internal {
 
 // `parent` + "/" + `token`, with "~" and "/" in the token escaped as RFC 6901 requires.
 std::string JoinPointer(std::string_view parent, std::string_view token);
@@ -33,4 +33,4 @@ class Problems {
 // "'text'" with control characters escaped, shortened when long, for messages.
 std::string Quote(std::string_view text);
 
-}  // namespace timef::manifest_internal
+}  // namespace timef::manifest::internal

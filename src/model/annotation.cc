@@ -1,19 +1,24 @@
 #include "timef/model/annotation.h"
 
-#include <array>
 #include <cmath>
 
+#include "core/enum_table.h"
 #include "model/checks.h"
-#include "model/enum_names.h"
 #include "timef/error.h"
 #include "timef/ids.h"
 #include "timef/units.h"
 
+namespace timef {
+
+TIMEF_ENUM_TABLE(model::ValueKind, {model::ValueKind::kMarker, "marker"},
+                 {model::ValueKind::kText, "text"}, {model::ValueKind::kInteger, "integer"},
+                 {model::ValueKind::kFloat, "float"}, {model::ValueKind::kBoolean, "boolean"},
+                 {model::ValueKind::kTextList, "text_list"})
+
+}  // namespace timef
+
 namespace timef::model {
 namespace {
-
-constexpr std::array<std::string_view, 6> kValueKindNames = {"marker", "text",    "integer",
-                                                             "float",  "boolean", "text_list"};
 
 void CheckSpanShape(const AnnotationSpan& span, const std::string& object,
                     const std::string& where) {
@@ -28,9 +33,9 @@ void CheckSpanShape(const AnnotationSpan& span, const std::string& object,
 
 }  // namespace
 
-std::string_view ToString(ValueKind kind) { return internal::NameOf(kValueKindNames, kind); }
+std::string_view ToString(ValueKind kind) { return core::EnumName(kind); }
 std::optional<ValueKind> ParseValueKind(std::string_view text) {
-  return internal::ParseName<ValueKind>(kValueKindNames, text);
+  return core::EnumFromName<ValueKind>(text);
 }
 
 AnnotationValue AnnotationValue::OfText(Text value) {

@@ -3,27 +3,12 @@
 #include <cmath>
 #include <string>
 
+#include "core/json_forms.h"
 #include "core/text.h"
 #include "timef/error.h"
 
 namespace timef::model::internal {
 namespace {
-
-// RFC 6901 escaping of one reference token (the caller has escaped unprintable bytes, since the
-// pointer ends up in a message).
-std::string PointerToken(std::string_view key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 void CheckJsonAt(const Json& value, const std::string& object, const std::string& where,
                  const std::string& pointer) {
@@ -46,7 +31,9 @@ void CheckJsonAt(const Json& value, const std::string& object, const std::string
     }
     case Json::value_t::object:
       for (const auto& [key, element] : value.items()) {
-        std::string child = pointer + "/" + PointerToken(core::PrintableForMessage(key));
+        // Unprintable bytes are escaped first: the pointer ends up in a message.
+        std::string child = pointer;
+        core::AppendJsonPointerToken(child, core::PrintableForMessage(key));
         if (!core::IsValidUtf8(key)) Fail(object, where + child, "invalid UTF-8 in a JSON key");
         CheckJsonAt(element, object, where, child);
       }

@@ -1,19 +1,14 @@
 #include "timef/model/schema.h"
 
 #include <algorithm>
-#include <array>
 #include <map>
 #include <set>
 
 #include "model/checks.h"
-#include "model/enum_names.h"
 #include "timef/model/dataset.h"
 
 namespace timef::model {
 namespace {
-
-constexpr std::array<std::string_view, 3> kAnnotationTypeNames = {"static", "point", "interval"};
-constexpr std::array<std::string_view, 5> kValueTypeNames = {"bool", "int", "float", "str", "list"};
 
 std::string Optional(const std::optional<std::string>& value) {
   return value ? internal::Quoted(*value) : std::string("none");
@@ -146,17 +141,6 @@ void WalkSource(const Source& source, const std::string& record_name, SchemaBuil
 }
 
 }  // namespace
-
-std::string_view ToString(AnnotationType type) {
-  return internal::NameOf(kAnnotationTypeNames, type);
-}
-std::string_view ToString(AnnotationValueType type) {
-  return internal::NameOf(kValueTypeNames, type);
-}
-
-AnnotationType AnnotationTypeOf(const AnnotationSpan& span) {
-  return static_cast<AnnotationType>(span.index());
-}
 
 std::optional<AnnotationValueType> ValueTypeOf(ValueKind kind) {
   switch (kind) {

@@ -1,23 +1,31 @@
 #include "timef/model/span.h"
 
-#include <array>
+#include "core/enum_table.h"
 
-#include "model/enum_names.h"
+namespace timef {
+
+TIMEF_ENUM_TABLE(model::SpanKind, {model::SpanKind::kTimePoint, "time_point"},
+                 {model::SpanKind::kTimeInterval, "time_interval"},
+                 {model::SpanKind::kStepPoint, "step_point"},
+                 {model::SpanKind::kStepInterval, "step_interval"})
+
+}  // namespace timef
 
 namespace timef::model {
-namespace {
 
-constexpr std::array<std::string_view, 4> kSpanKindNames = {"time_point", "time_interval",
-                                                            "step_point", "step_interval"};
-constexpr std::array<std::string_view, 3> kSpanTypeNames = {"static", "point", "interval"};
+AnnotationType AnnotationTypeOf(const AnnotationSpan& span) {
+  if (std::holds_alternative<TimePoint>(span)) return AnnotationType::kPoint;
+  if (std::holds_alternative<TimeInterval>(span)) return AnnotationType::kInterval;
+  return AnnotationType::kStatic;
+}
 
-}  // namespace
+std::string_view SpanTypeName(const AnnotationSpan& span) {
+  return ToString(AnnotationTypeOf(span));
+}
 
-std::string_view SpanTypeName(const AnnotationSpan& span) { return kSpanTypeNames[span.index()]; }
-
-std::string_view ToString(SpanKind kind) { return internal::NameOf(kSpanKindNames, kind); }
+std::string_view ToString(SpanKind kind) { return core::EnumName(kind); }
 std::optional<SpanKind> ParseSpanKind(std::string_view text) {
-  return internal::ParseName<SpanKind>(kSpanKindNames, text);
+  return core::EnumFromName<SpanKind>(text);
 }
 
 int64_t ScopedSpan::start() const {

@@ -1,33 +1,13 @@
 #include "timef/model/spec.h"
 
-#include <array>
 #include <set>
 
 #include "model/checks.h"
-#include "model/enum_names.h"
 #include "timef/error.h"
 #include "timef/ids.h"
 #include "timef/units.h"
 
 namespace timef::model {
-namespace {
-
-constexpr std::array<std::string_view, 11> kDTypeNames = {"bool",    "int8",   "int16",  "int32",
-                                                          "uint8",   "uint16", "uint32", "float32",
-                                                          "float64", "str",    "enum"};
-constexpr std::array<std::string_view, 4> kModalityNames = {"text", "time_series", "image",
-                                                            "audio"};
-
-}  // namespace
-
-std::string_view ToString(DType dtype) { return internal::NameOf(kDTypeNames, dtype); }
-std::string_view ToString(Modality modality) { return internal::NameOf(kModalityNames, modality); }
-std::optional<DType> ParseDType(std::string_view text) {
-  return internal::ParseName<DType>(kDTypeNames, text);
-}
-std::optional<Modality> ParseModality(std::string_view text) {
-  return internal::ParseName<Modality>(kModalityNames, text);
-}
 
 int64_t DTypeWidth(DType dtype) {
   switch (dtype) {
@@ -117,10 +97,11 @@ void Spec::Check() const {
       }
     }
   }
-  if (static_cast<size_t>(modality) >= kModalityNames.size()) {
+  // A value cast from outside the enumeration has no name.
+  if (ParseModality(ToString(modality)) != modality) {
     internal::Fail(object, "modality", "unknown modality");
   }
-  if (static_cast<size_t>(dtype) >= kDTypeNames.size()) {
+  if (ParseDType(ToString(dtype)) != dtype) {
     internal::Fail(object, "dtype", "unknown dtype");
   }
   StepWidth();  // rejects a shape whose product overflows

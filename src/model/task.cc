@@ -1,24 +1,30 @@
 #include "timef/model/task.h"
 
 #include <algorithm>
-#include <array>
 #include <set>
 
+#include "core/enum_table.h"
 #include "model/checks.h"
-#include "model/enum_names.h"
 #include "timef/model/record.h"
 #include "timef/units.h"
 
+namespace timef {
+
+TIMEF_ENUM_TABLE(model::Split, {model::Split::kTrain, "train"},
+                 {model::Split::kValidation, "validation"}, {model::Split::kTest, "test"})
+
+TIMEF_ENUM_TABLE(model::InputModality, {model::InputModality::kAudio, "audio"},
+                 {model::InputModality::kImage, "image"},
+                 {model::InputModality::kNoInput, "no_input"},
+                 {model::InputModality::kText, "text"},
+                 {model::InputModality::kTimeSeries, "time_series"})
+TIMEF_ENUM_TABLE(model::LocalizationMode, {model::LocalizationMode::kSparse, "sparse"},
+                 {model::LocalizationMode::kExhaustive, "exhaustive"})
+
+}  // namespace timef
+
 namespace timef::model {
 namespace {
-
-constexpr std::array<std::string_view, 8> kTaskTypeNames = {
-    "classification", "answer",     "scalar_prediction", "temporal_localization",
-    "forecasting",    "ts_editing", "ts_generation",     "ts_correspondence"};
-constexpr std::array<std::string_view, 3> kSplitNames = {"train", "validation", "test"};
-constexpr std::array<std::string_view, 5> kInputModalityNames = {"audio", "image", "no_input",
-                                                                 "text", "time_series"};
-constexpr std::array<std::string_view, 2> kModeNames = {"sparse", "exhaustive"};
 
 // The shape rules a span has on its own: interval order, step indices ≥ 0, exactly one signal on
 // a step span, no null signal.
@@ -45,23 +51,15 @@ void CheckSpanShape(const ScopedSpan& span, const std::string& object, const std
 
 }  // namespace
 
-std::string_view ToString(TaskType type) { return internal::NameOf(kTaskTypeNames, type); }
-std::string_view ToString(Split split) { return internal::NameOf(kSplitNames, split); }
-std::string_view ToString(InputModality modality) {
-  return internal::NameOf(kInputModalityNames, modality);
-}
-std::string_view ToString(LocalizationMode mode) { return internal::NameOf(kModeNames, mode); }
-std::optional<TaskType> ParseTaskType(std::string_view text) {
-  return internal::ParseName<TaskType>(kTaskTypeNames, text);
-}
-std::optional<Split> ParseSplit(std::string_view text) {
-  return internal::ParseName<Split>(kSplitNames, text);
-}
+std::string_view ToString(Split split) { return core::EnumName(split); }
+std::string_view ToString(InputModality modality) { return core::EnumName(modality); }
+std::string_view ToString(LocalizationMode mode) { return core::EnumName(mode); }
+std::optional<Split> ParseSplit(std::string_view text) { return core::EnumFromName<Split>(text); }
 std::optional<InputModality> ParseInputModality(std::string_view text) {
-  return internal::ParseName<InputModality>(kInputModalityNames, text);
+  return core::EnumFromName<InputModality>(text);
 }
 std::optional<LocalizationMode> ParseLocalizationMode(std::string_view text) {
-  return internal::ParseName<LocalizationMode>(kModeNames, text);
+  return core::EnumFromName<LocalizationMode>(text);
 }
 
 void Task::set_id(std::optional<int64_t> id) {
@@ -115,7 +113,7 @@ void Task::set_input_modalities(std::optional<std::vector<InputModality>> modali
       internal::Fail(Describe(), "input_modalities", "the input modalities must not be empty");
     }
     for (InputModality modality : *modalities) {
-      if (static_cast<size_t>(modality) >= kInputModalityNames.size()) {
+      if (ParseInputModality(ToString(modality)) != modality) {
         internal::Fail(Describe(), "input_modalities", "unknown input modality");
       }
     }
@@ -264,7 +262,7 @@ void Task::set_target_name(std::optional<std::string> name) {
 void Task::set_mode(std::optional<LocalizationMode> mode) {
   if (mode) {
     RequireType(TaskType::kTemporalLocalization, "mode");
-    if (static_cast<size_t>(*mode) >= kModeNames.size()) {
+    if (ParseLocalizationMode(ToString(*mode)) != *mode) {
       internal::Fail(Describe(), "mode", "unknown localization mode");
     }
   }

@@ -1,22 +1,26 @@
 #include "timef/model/task_target.h"
 
-#include <array>
-
+#include "core/enum_table.h"
 #include "model/checks.h"
-#include "model/enum_names.h"
+
+namespace timef {
+
+TIMEF_ENUM_TABLE(model::TargetKind, {model::TargetKind::kText, "text"},
+                 {model::TargetKind::kInteger, "integer"}, {model::TargetKind::kFloat, "float"},
+                 {model::TargetKind::kBoolean, "boolean"}, {model::TargetKind::kRecord, "record"},
+                 {model::TargetKind::kSignal, "signal"},
+                 {model::TargetKind::kTimePoint, "time_point"},
+                 {model::TargetKind::kTimeInterval, "time_interval"},
+                 {model::TargetKind::kStepPoint, "step_point"},
+                 {model::TargetKind::kStepInterval, "step_interval"})
+
+}  // namespace timef
 
 namespace timef::model {
-namespace {
 
-constexpr std::array<std::string_view, 10> kTargetKindNames = {
-    "text",   "integer",    "float",         "boolean",    "record",
-    "signal", "time_point", "time_interval", "step_point", "step_interval"};
-
-}  // namespace
-
-std::string_view ToString(TargetKind kind) { return internal::NameOf(kTargetKindNames, kind); }
+std::string_view ToString(TargetKind kind) { return core::EnumName(kind); }
 std::optional<TargetKind> ParseTargetKind(std::string_view text) {
-  return internal::ParseName<TargetKind>(kTargetKindNames, text);
+  return core::EnumFromName<TargetKind>(text);
 }
 
 TaskTarget TaskTarget::OfText(Text value) { return TaskTarget(std::move(value)); }

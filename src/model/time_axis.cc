@@ -1,25 +1,30 @@
 #include "timef/model/time_axis.h"
 
-#include <array>
 #include <cstdint>
 #include <numeric>
 
+#include "core/enum_table.h"
 #include "model/checks.h"
-#include "model/enum_names.h"
 #include "timef/error.h"
+
+namespace timef {
+
+TIMEF_ENUM_TABLE(model::AxisType, {model::AxisType::kRegular, "regular"},
+                 {model::AxisType::kIrregular, "irregular"}, {model::AxisType::kOrdinal, "ordinal"})
+
+}  // namespace timef
 
 namespace timef::model {
 namespace {
 
-constexpr std::array<std::string_view, 3> kAxisTypeNames = {"regular", "irregular", "ordinal"};
 const std::string kRegular = "regular time axis";
 const std::string kIrregular = "irregular time axis";
 
 }  // namespace
 
-std::string_view ToString(AxisType type) { return internal::NameOf(kAxisTypeNames, type); }
+std::string_view ToString(AxisType type) { return core::EnumName(type); }
 std::optional<AxisType> ParseAxisType(std::string_view text) {
-  return internal::ParseName<AxisType>(kAxisTypeNames, text);
+  return core::EnumFromName<AxisType>(text);
 }
 
 std::shared_ptr<const TimeAxis> TimeAxis::Regular(int64_t period_numerator_us,

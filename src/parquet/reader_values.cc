@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "parquet/encoding_error.h"
+#include "parquet/encoding_support.h"
 
 namespace timef::parquet {
 namespace {
@@ -16,30 +17,6 @@ namespace {
 
 bool IsDictionaryEncoding(Encoding e) {
   return e == Encoding::kPlainDictionary || e == Encoding::kRleDictionary;
-}
-
-// Whether (encoding, type) is a combination this reader decodes.
-bool Supported(Encoding encoding, Type type) {
-  switch (encoding) {
-    case Encoding::kPlain:
-      return true;
-    case Encoding::kPlainDictionary:
-    case Encoding::kRleDictionary:
-      return type != Type::kBoolean;
-    case Encoding::kRle:
-      return type == Type::kBoolean;
-    case Encoding::kDeltaBinaryPacked:
-      return type == Type::kInt32 || type == Type::kInt64;
-    case Encoding::kDeltaLengthByteArray:
-      return type == Type::kByteArray;
-    case Encoding::kDeltaByteArray:
-      return type == Type::kByteArray || type == Type::kFixedLenByteArray;
-    case Encoding::kByteStreamSplit:
-      return type == Type::kFloat || type == Type::kDouble || type == Type::kInt32 ||
-             type == Type::kInt64 || type == Type::kFixedLenByteArray;
-    default:
-      return false;
-  }
 }
 
 }  // namespace
@@ -80,7 +57,7 @@ void Dictionary::Load(Type type, std::int32_t type_length, std::span<const std::
 
 void ValuesDecoder::Reset(Type type, std::int32_t type_length, Encoding encoding,
                           std::span<const std::byte> data, const Dictionary& dictionary) {
-  if (!Supported(encoding, type)) Unsupported(encoding, type);
+  if (!ReaderDecodes(encoding, type)) Unsupported(encoding, type);
   if (IsDictionaryEncoding(encoding) && !dictionary.loaded()) {
     throw DecodeError("data page uses " + ToString(encoding) +
                       " but the column chunk has no dictionary page before it");

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/json_forms.h"
+
 namespace timef::parquet {
 namespace {
 
@@ -73,56 +75,21 @@ void AppendDouble(double value, std::string& out) { AppendFloating(value, out); 
 void AppendFloat(float value, std::string& out) { AppendFloating(value, out); }
 
 void AppendJsonString(std::span<const std::byte> bytes, std::string& out) {
-  static constexpr char kHex[] = "0123456789abcdef";
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   out += '"';
+  std::size_t run_start = 0;
   std::size_t i = 0;
   while (i < bytes.size()) {
-    unsigned char c = static_cast<unsigned char>(bytes[i]);
-    if (c < 0x80) {
-      switch (c) {
-        case '"':
-          out += "\\\"";
-          break;
-        case '\\':
-          out += "\\\\";
-          break;
-        case '\n':
-          out += "\\n";
-          break;
-        case '\r':
-          out += "\\r";
-          break;
-        case '\t':
-          out += "\\t";
-          break;
-        case '\b':
-          out += "\\b";
-          break;
-        case '\f':
-          out += "\\f";
-          break;
-        default:
-          if (c < 0x20) {
-            out += "\\u00";
-            out += kHex[c >> 4];
-            out += kHex[c & 15];
-          } else {
-            out += static_cast<char>(c);
-          }
-      }
-      ++i;
-      continue;
-    }
     bool valid = false;
-    std::size_t length = Utf8SequenceLength(bytes, i, valid);
+    const std::size_t length = Utf8SequenceLength(bytes, i, valid);
     if (!valid) {
-      out += "\xEF\xBF\xBD";
-      i += length;
-      continue;
+      core::AppendJsonEscaped(text.substr(run_start, i - run_start), out);
+      out += "\xEF\xBF\xBD";  // U+FFFD
+      run_start = i + length;
     }
-    out.append(reinterpret_cast<const char*>(bytes.data() + i), length);
     i += length;
   }
+  core::AppendJsonEscaped(text.substr(run_start), out);
   out += '"';
 }
 

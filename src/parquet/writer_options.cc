@@ -4,6 +4,7 @@
 #include <string>
 
 #include "parquet/compression.h"
+#include "parquet/encoding_support.h"
 #include "timef/version.h"
 
 namespace timef::parquet {
@@ -19,44 +20,19 @@ ValidationError WriterError(const std::string& output_name, const std::string& c
   return ValidationError(std::move(site), problem);
 }
 
-namespace {
-
-bool EncodingFits(Encoding encoding, Type type) {
-  switch (encoding) {
-    case Encoding::kPlain:
-      return true;
-    case Encoding::kRleDictionary:
-      return type != Type::kBoolean;
-    case Encoding::kRle:
-      return type == Type::kBoolean;
-    case Encoding::kDeltaBinaryPacked:
-      return type == Type::kInt32 || type == Type::kInt64;
-    case Encoding::kDeltaLengthByteArray:
-      return type == Type::kByteArray;
-    case Encoding::kDeltaByteArray:
-      return type == Type::kByteArray || type == Type::kFixedLenByteArray;
-    case Encoding::kByteStreamSplit:
-      return type == Type::kFloat || type == Type::kDouble;
-    default:
-      return false;
-  }
-}
-
-}  // namespace
-
 void ValidateColumnOptions(const ColumnDescriptor& column, const ColumnWriteOptions& options,
                            const std::string& output_name) {
   auto fail = [&](const std::string& problem) {
     throw WriterError(output_name, column.name, problem);
   };
-  if (!EncodingFits(options.encoding, column.physical_type)) {
+  if (!WriterEncodes(options.encoding, column.physical_type)) {
     fail("encoding " + ToString(options.encoding) + " does not fit physical type " +
          ToString(column.physical_type));
   }
   const bool dictionary = options.encoding == Encoding::kRleDictionary;
   if (dictionary && options.dictionary_fallback) {
     const Encoding fallback = *options.dictionary_fallback;
-    if (fallback == Encoding::kRleDictionary || !EncodingFits(fallback, column.physical_type)) {
+    if (fallback == Encoding::kRleDictionary || !WriterEncodes(fallback, column.physical_type)) {
       fail("dictionary fallback encoding " + ToString(fallback) + " does not fit physical type " +
            ToString(column.physical_type));
     }

@@ -5,8 +5,8 @@
 #include <span>
 #include <string>
 
+#include "core/checksum.h"
 #include "payload/payload_writer.h"
-#include "timef/checksum.h"
 
 namespace timef::payload {
 

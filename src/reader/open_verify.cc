@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <system_error>
 
+#include "core/checksum.h"
 #include "reader/reader_state.h"
-#include "timef/checksum.h"
 #include "timef/error.h"
 #include "timef/reader.h"
 

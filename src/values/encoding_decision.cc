@@ -15,22 +15,22 @@ namespace timef::values {
 namespace {
 
 [[noreturn]] void RejectForced(const model::Spec& spec, const std::string& option,
-                               ValueEncoding encoding) {
+                               manifest::ValueEncoding encoding) {
   throw ValidationError(ErrorSite{std::nullopt, "spec_type '" + spec.spec_type + "'", option},
                         "cannot force value encoding " + std::string(ToString(encoding)) +
                             " on a " + std::string(model::ToString(spec.dtype)) + " spec_type");
 }
 
-std::optional<ValueEncoding> FromChoice(ValueEncodingChoice choice) {
+std::optional<manifest::ValueEncoding> FromChoice(manifest::ValueEncodingChoice choice) {
   switch (choice) {
-    case ValueEncodingChoice::kAuto:
+    case manifest::ValueEncodingChoice::kAuto:
       return std::nullopt;
-    case ValueEncodingChoice::kDictionary:
-      return ValueEncoding::kDictionary;
-    case ValueEncodingChoice::kByteStreamSplit:
-      return ValueEncoding::kByteStreamSplit;
-    case ValueEncodingChoice::kPlain:
-      return ValueEncoding::kPlain;
+    case manifest::ValueEncodingChoice::kDictionary:
+      return manifest::ValueEncoding::kDictionary;
+    case manifest::ValueEncodingChoice::kByteStreamSplit:
+      return manifest::ValueEncoding::kByteStreamSplit;
+    case manifest::ValueEncodingChoice::kPlain:
+      return manifest::ValueEncoding::kPlain;
   }
   return std::nullopt;
 }
@@ -107,40 +107,42 @@ bool SampleChunk(const model::ValueArray& values, std::int64_t per_chunk,
 
 }  // namespace
 
-std::optional<ValueEncoding> FixedOrForcedEncoding(const model::Spec& spec,
-                                                   const ValuesOptions& options) {
+std::optional<manifest::ValueEncoding> FixedOrForcedEncoding(const model::Spec& spec,
+                                                             const ValuesOptions& options) {
   const bool is_float = IsFloat(spec.dtype);
-  std::optional<ValueEncoding> fixed;
-  if (spec.dtype == model::DType::kBool) fixed = ValueEncoding::kPlain;
-  if (spec.dtype == model::DType::kEnum) fixed = ValueEncoding::kDictionary;
+  std::optional<manifest::ValueEncoding> fixed;
+  if (spec.dtype == model::DType::kBool) fixed = manifest::ValueEncoding::kPlain;
+  if (spec.dtype == model::DType::kEnum) fixed = manifest::ValueEncoding::kDictionary;
 
   if (auto entry = options.value_encoding_by_spec.find(spec.spec_type);
       entry != options.value_encoding_by_spec.end()) {
-    const ValueEncoding forced = entry->second;
+    const manifest::ValueEncoding forced = entry->second;
     const std::string option = "value_encoding_by_spec[" + spec.spec_type + "]";
     if (fixed.has_value() && forced != *fixed) RejectForced(spec, option, forced);
-    if (forced == ValueEncoding::kByteStreamSplit && !is_float) RejectForced(spec, option, forced);
+    if (forced == manifest::ValueEncoding::kByteStreamSplit && !is_float)
+      RejectForced(spec, option, forced);
     return forced;
   }
   if (fixed.has_value()) return fixed;  // the global override leaves bool and enum alone
-  const std::optional<ValueEncoding> global = FromChoice(options.value_encoding);
-  if (global == ValueEncoding::kByteStreamSplit && !is_float) {
+  const std::optional<manifest::ValueEncoding> global = FromChoice(options.value_encoding);
+  if (global == manifest::ValueEncoding::kByteStreamSplit && !is_float) {
     RejectForced(spec, "value_encoding", *global);
   }
   return global;
 }
 
-ValueEncoding MeasureEncoding(model::DType dtype, const std::deque<BufferedChunk>& chunks) {
-  const ValueEncoding many =
-      IsFloat(dtype) ? ValueEncoding::kByteStreamSplit : ValueEncoding::kPlain;
-  if (chunks.empty()) return ValueEncoding::kDictionary;
+manifest::ValueEncoding MeasureEncoding(model::DType dtype,
+                                        const std::deque<BufferedChunk>& chunks) {
+  const manifest::ValueEncoding many =
+      IsFloat(dtype) ? manifest::ValueEncoding::kByteStreamSplit : manifest::ValueEncoding::kPlain;
+  if (chunks.empty()) return manifest::ValueEncoding::kDictionary;
   const auto k = static_cast<std::int64_t>(chunks.size());
   const std::int64_t per_chunk = std::max<std::int64_t>(1, kMeasureSampleValues / k);
   DistinctCounter counter;
   for (const BufferedChunk& chunk : chunks) {
     if (!SampleChunk(chunk.values, per_chunk, counter)) return many;
   }
-  return ValueEncoding::kDictionary;
+  return manifest::ValueEncoding::kDictionary;
 }
 
 }  // namespace timef::values

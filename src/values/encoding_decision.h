@@ -23,12 +23,13 @@ inline constexpr std::int64_t kDictionaryMaxDistinct = 65'536;
 // measured. Throws ValidationError naming the spec_type when a forced encoding does not fit its
 // dtype (byte_stream_split on an integer or str spec_type; via the per-spec_type map, anything
 // but the fixed encoding of a bool or enum spec_type, or byte_stream_split on a non-float).
-std::optional<ValueEncoding> FixedOrForcedEncoding(const model::Spec& spec,
-                                                   const ValuesOptions& options);
+std::optional<manifest::ValueEncoding> FixedOrForcedEncoding(const model::Spec& spec,
+                                                             const ValuesOptions& options);
 
 // The §7.4 measurement over `chunks` (the spec_type's leading chunks, nulls dropped, sampled):
 // dictionary when at most 65,536 distinct bit patterns, else byte_stream_split for floats and
 // plain for the rest.
-ValueEncoding MeasureEncoding(model::DType dtype, const std::deque<BufferedChunk>& chunks);
+manifest::ValueEncoding MeasureEncoding(model::DType dtype,
+                                        const std::deque<BufferedChunk>& chunks);
 
 }  // namespace timef::values

@@ -107,7 +107,7 @@ std::vector<ColumnDescriptor> ShardSchema(const model::Spec& spec) {
 }
 
 std::vector<parquet::ColumnWriteOptions> ShardColumnOptions(const model::Spec& spec,
-                                                            ValueEncoding encoding) {
+                                                            manifest::ValueEncoding encoding) {
   std::vector<parquet::ColumnWriteOptions> options(kShardColumnCount);
   options[kSignalIdColumn] = With(Encoding::kPlain);
   options[kSpecTypeColumn] = With(Encoding::kRleDictionary);
@@ -127,15 +127,15 @@ std::vector<parquet::ColumnWriteOptions> ShardColumnOptions(const model::Spec& s
     return options;
   }
   switch (encoding) {
-    case ValueEncoding::kDictionary:
+    case manifest::ValueEncoding::kDictionary:
       values.encoding = Encoding::kRleDictionary;
       values.dictionary_fallback =
           IsFloat(spec.dtype) ? Encoding::kByteStreamSplit : Encoding::kPlain;
       break;
-    case ValueEncoding::kByteStreamSplit:
+    case manifest::ValueEncoding::kByteStreamSplit:
       values.encoding = Encoding::kByteStreamSplit;
       break;
-    case ValueEncoding::kPlain:
+    case manifest::ValueEncoding::kPlain:
       values.encoding = Encoding::kPlain;
       break;
   }

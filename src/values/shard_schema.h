@@ -36,7 +36,7 @@ std::vector<parquet::ColumnDescriptor> ShardSchema(const model::Spec& spec);
 // encoding for `values` (dictionary falls back to BYTE_STREAM_SPLIT for floats, PLAIN otherwise;
 // enum: the categories as the dictionary, never falling back).
 std::vector<parquet::ColumnWriteOptions> ShardColumnOptions(const model::Spec& spec,
-                                                            ValueEncoding encoding);
+                                                            manifest::ValueEncoding encoding);
 
 bool IsFloat(model::DType dtype);
 

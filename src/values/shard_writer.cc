@@ -120,7 +120,7 @@ void ChunkToColumn(const model::Spec& spec, const model::ValueArray& values,
 }
 
 ShardWriter::ShardWriter(const std::filesystem::path& release_dir, std::string value_path,
-                         std::shared_ptr<const model::Spec> spec, ValueEncoding encoding,
+                         std::shared_ptr<const model::Spec> spec, manifest::ValueEncoding encoding,
                          const ValuesOptions& options)
     : file_(release_dir / value_path),
       value_path_(std::move(value_path)),

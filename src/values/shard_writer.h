@@ -23,7 +23,7 @@ class ShardWriter {
  public:
   // Creates `release_dir / value_path` (FileError naming it when it exists or cannot be made).
   ShardWriter(const std::filesystem::path& release_dir, std::string value_path,
-              std::shared_ptr<const model::Spec> spec, ValueEncoding encoding,
+              std::shared_ptr<const model::Spec> spec, manifest::ValueEncoding encoding,
               const ValuesOptions& options);
   ~ShardWriter();
   ShardWriter(const ShardWriter&) = delete;

@@ -11,8 +11,8 @@
 #include <system_error>
 #include <tuple>
 
+#include "core/paths.h"
 #include "timef/error.h"
-#include "timef/paths.h"
 #include "values/buffered_chunk.h"
 #include "values/encoding_decision.h"
 #include "values/input_checks.h"
@@ -154,7 +154,7 @@ class ValuesSession {
   const std::function<void(const ShardEvent&)>& on_shard_;
   ValuesResult result_;
   std::shared_ptr<const model::Spec> spec_;
-  std::optional<ValueEncoding> encoding_;
+  std::optional<manifest::ValueEncoding> encoding_;
   std::deque<BufferedChunk> window_;
   std::int64_t window_bytes_ = 0;
   RowGroupBuffer row_group_;

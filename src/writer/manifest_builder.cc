@@ -2,8 +2,8 @@
 
 #include <zstd.h>
 
-#include "timef/checksum.h"
-#include "timef/duckdb_version.h"
+#include "core/checksum.h"
+#include "core/duckdb_version.h"
 #include "timef/version.h"
 
 namespace timef::writer {
@@ -15,26 +15,21 @@ manifest::Schema ManifestSchema(const model::DerivedSchema& schema) {
         manifest::TimeSeriesSpec{.spec_type = spec.spec_type,
                                  .name = spec.name,
                                  .unit_value = spec.unit,
-                                 .dtype = static_cast<manifest::DType>(spec.dtype),
+                                 .dtype = spec.dtype,
                                  .categories = spec.categories,
                                  .value_shape = spec.value_shape,
                                  .dimension_names = spec.dimension_names,
                                  .nullable = spec.nullable,
-                                 .modality = static_cast<manifest::Modality>(spec.modality)});
+                                 .modality = spec.modality});
   }
   for (const model::AnnotationDescriptor& d : schema.annotations) {
-    std::optional<manifest::AnnotationValueType> value_type;
-    if (d.value_type) value_type = static_cast<manifest::AnnotationValueType>(*d.value_type);
-    out.annotations.push_back(manifest::AnnotationDescriptor{
-        .key = d.key,
-        .annotation_type = static_cast<manifest::AnnotationType>(d.annotation_type),
-        .value_type = value_type,
-        .unit = d.unit,
-        .description = d.description});
+    out.annotations.push_back(manifest::AnnotationDescriptor{.key = d.key,
+                                                             .annotation_type = d.annotation_type,
+                                                             .value_type = d.value_type,
+                                                             .unit = d.unit,
+                                                             .description = d.description});
   }
-  for (model::TaskType type : schema.tasks) {
-    out.tasks.push_back(static_cast<manifest::TaskType>(type));
-  }
+  out.tasks = schema.tasks;
   return out;
 }
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "catalog_test_util.h"
-#include "timef/checksum.h"
+#include "core/checksum.h"
 
 namespace timef::catalog {
 namespace {

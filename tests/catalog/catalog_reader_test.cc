@@ -10,7 +10,7 @@
 
 #include "catalog/catalog_writer.h"
 #include "catalog_test_util.h"
-#include "timef/checksum.h"
+#include "core/checksum.h"
 #include "timef/error.h"
 
 namespace timef::catalog {

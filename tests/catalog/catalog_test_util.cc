@@ -118,50 +118,6 @@ const std::vector<std::string>& ValidRows() {
   return rows;
 }
 
-std::string Cell(const Chunk& chunk, const ResultColumn& column, idx_t index, idx_t row) {
-  auto join = [](const auto& list) {
-    std::string out = "[";
-    for (size_t i = 0; i < list.size(); ++i) {
-      if (i > 0) out += ",";
-      if constexpr (std::is_same_v<std::decay_t<decltype(list[i])>, std::string>) {
-        out += list[i];
-      } else {
-        out += std::to_string(list[i]);
-      }
-    }
-    return out + "]";
-  };
-  switch (column.kind) {
-    case ColumnKind::kBigint: {
-      auto c = chunk.Int64(index);
-      return c.IsNull(row) ? "NULL" : std::to_string(c.Get(row));
-    }
-    case ColumnKind::kDouble: {
-      auto c = chunk.Double(index);
-      return c.IsNull(row) ? "NULL" : std::to_string(c.Get(row));
-    }
-    case ColumnKind::kBoolean: {
-      auto c = chunk.Bool(index);
-      return c.IsNull(row) ? "NULL" : (c.Get(row) ? "true" : "false");
-    }
-    case ColumnKind::kVarchar: {
-      auto c = chunk.Varchar(index);
-      return c.IsNull(row) ? "NULL" : std::string(c.Get(row));
-    }
-    case ColumnKind::kBigintList: {
-      auto c = chunk.Int64List(index);
-      return c.IsNull(row) ? "NULL" : join(c.Get(row));
-    }
-    case ColumnKind::kVarcharList: {
-      auto c = chunk.VarcharList(index);
-      return c.IsNull(row) ? "NULL" : join(c.Get(row));
-    }
-    case ColumnKind::kOther:
-      break;
-  }
-  throw Error("QueryRows: unsupported column type " + column.type_name);
-}
-
 void BuildValidCatalog(const std::filesystem::path& path) {
   Database db = Database::Open(path, AccessMode::kReadWrite);
   Connection connection(db);
@@ -243,7 +199,7 @@ std::vector<std::string> QueryRows(Connection& connection, std::string_view sql)
       std::string line;
       for (idx_t c = 0; c < result.column_count(); ++c) {
         if (c > 0) line += "|";
-        line += Cell(*chunk, result.column(c), c, row);
+        line += chunk->Text(c, row).value_or("NULL");
       }
       rows.push_back(line);
     }

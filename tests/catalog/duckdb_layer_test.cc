@@ -15,7 +15,7 @@
 #include "catalog/duckdb_result.h"
 #include "catalog/duckdb_statement.h"
 #include "catalog_test_util.h"
-#include "timef/checksum.h"
+#include "core/checksum.h"
 #include "timef/error.h"
 
 namespace timef::catalog {

@@ -1,4 +1,4 @@
-#include "timef/checksum.h"
+#include "core/checksum.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

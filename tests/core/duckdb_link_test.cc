@@ -2,7 +2,7 @@
 #include <duckdb.h>
 #include <gtest/gtest.h>
 
-#include "timef/duckdb_version.h"
+#include "core/duckdb_version.h"
 #include "timef/version.h"
 
 namespace timef {

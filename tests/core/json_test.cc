@@ -1,11 +1,10 @@
-#include "timef/json.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
+#include "core/json_forms.h"
 #include "timef/error.h"
 
 namespace timef {
@@ -298,6 +297,21 @@ TEST(JsonRoundTripTest, ParseOfWriteIsIdentity) {
   EXPECT_EQ(Parse(compact), Sorted(value));
   EXPECT_EQ(WriteCompactJson(Parse(compact)), compact);
   EXPECT_EQ(WriteCompactJson(Parse(manifest)), compact);
+}
+
+// The escaping the writers share with the Parquet dump: no quotes added, UTF-8 and DEL raw.
+TEST(JsonEscapeTest, EscapesQuoteBackslashAndControlsOnly) {
+  std::string out = "<";
+  core::AppendJsonEscaped("a\"b\\c\b\f\n\r\t\x01\x1f\x7f/\u00e9", out);
+  out += ">";
+  EXPECT_EQ(out, "<a\\\"b\\\\c\\b\\f\\n\\r\\t\\u0001\\u001f\x7f/\u00e9>");
+}
+
+TEST(JsonEscapeTest, PointerTokensEscapeTildeAndSlash) {
+  std::string pointer = "/a";
+  core::AppendJsonPointerToken(pointer, "x~y/z");
+  core::AppendJsonPointerToken(pointer, "");
+  EXPECT_EQ(pointer, "/a/x~0y~1z/");
 }
 
 }  // namespace

@@ -41,7 +41,7 @@ TEST_F(HelloWorldRoundTripTest, LandsInTheRegistryLayoutAndVerifies) {
   EXPECT_EQ(release_, root_ / std::string(kHelloWorldId) / std::string(kHelloWorldVersion));
   Reader reader = Reader::Open(release_);
   EXPECT_NO_THROW(reader.Verify());
-  const Manifest& manifest = reader.manifest();
+  const manifest::Manifest& manifest = reader.manifest();
   EXPECT_EQ(manifest.metadata, HelloWorldCard());
   EXPECT_EQ(manifest.counts.records, 4);
   EXPECT_EQ(manifest.schema.tasks.size(), 8u);

@@ -255,10 +255,10 @@ TEST(HelloWorldTest, LongTextsExceedThePackThreshold) {
 }
 
 TEST(HelloWorldTest, CardAgreesWithTheDataset) {
-  Card card = HelloWorldCard();
+  manifest::Card card = HelloWorldCard();
   EXPECT_EQ(card.dataset_id, kHelloWorldId);
   EXPECT_EQ(card.dataset_version, kHelloWorldVersion);
-  EXPECT_EQ(card.license, License::kCcBy4_0);
+  EXPECT_EQ(card.license, manifest::License::kCcBy4_0);
   EXPECT_FALSE(card.name.empty());
   EXPECT_FALSE(card.description.empty());
   EXPECT_FALSE(card.domains.empty());

@@ -12,7 +12,7 @@
 #include "timef/error.h"
 #include "timef/manifest.h"
 
-namespace timef {
+namespace timef::manifest {
 namespace {
 
 using Pointer = Json::json_pointer;
@@ -471,4 +471,4 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<RawCase>& info) { return info.param.name; });
 
 }  // namespace
-}  // namespace timef
+}  // namespace timef::manifest

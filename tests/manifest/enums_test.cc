@@ -3,19 +3,17 @@
 
 #include <set>
 
-#include "manifest/enum_table.h"
+#include "core/enum_table.h"
 #include "timef/manifest.h"
 
-namespace timef {
+namespace timef::manifest {
 namespace {
 
-using manifest_internal::EnumTable;
+using core::EnumTable;
 
 template <typename E>
 std::vector<std::string> Names() {
-  std::vector<std::string> names;
-  for (const auto& entry : EnumTable<E>()) names.emplace_back(entry.name);
-  return names;
+  return core::EnumNames<E>();
 }
 
 template <typename E, typename ParseFn>
@@ -71,4 +69,4 @@ TEST(EnumsTest, EachRoundTrips) {
 }
 
 }  // namespace
-}  // namespace timef
+}  // namespace timef::manifest

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "timef/checksum.h"
+#include "core/checksum.h"
 
 namespace timef::testing {
 
@@ -19,71 +19,71 @@ std::string FakeChecksum(std::string_view seed) {
 
 namespace {
 
-FilePart Part(std::string path, int64_t size) {
+manifest::FilePart Part(std::string path, int64_t size) {
   std::string checksum = FakeChecksum(path);
-  return FilePart{std::move(path), std::move(checksum), size};
+  return manifest::FilePart{std::move(path), std::move(checksum), size};
 }
 
-Card ParentCard(std::string id, std::string version, std::string name) {
-  Card card;
+manifest::Card ParentCard(std::string id, std::string version, std::string name) {
+  manifest::Card card;
   card.dataset_id = std::move(id);
   card.dataset_version = std::move(version);
   card.name = std::move(name);
   card.description = "Upstream release " + card.name;
-  card.license = License::kCcBy4_0;
-  card.domains = {Domain::kHealth, Domain::kCardiology};
+  card.license = manifest::License::kCcBy4_0;
+  card.domains = {manifest::Domain::kHealth, manifest::Domain::kCardiology};
   return card;
 }
 
 }  // namespace
 
-Manifest MinimalManifest() {
-  Manifest m;
+manifest::Manifest MinimalManifest() {
+  manifest::Manifest m;
   m.dataset_id = "acme/hello";
   m.metadata.dataset_id = "acme/hello";
   m.metadata.dataset_version = "0.1.0";
   m.metadata.name = "Hello";
   m.metadata.description = "The smallest release: no records yet.";
-  m.metadata.license = License::kMit;
+  m.metadata.license = manifest::License::kMit;
   m.files.control = Part("control.duckdb", 12288);
   return m;
 }
 
-Manifest FullManifest() {
-  Manifest m;
+manifest::Manifest FullManifest() {
+  manifest::Manifest m;
   m.dataset_id = "acme/ecg-child";
-  Card& card = m.metadata;
+  manifest::Card& card = m.metadata;
   card.dataset_id = "acme/ecg-child";
   card.dataset_version = "2.10.0";
   card.name = "ECG child — Ωmega";  // non-ASCII is written raw
   card.description = "Line one.\nLine two with \"quotes\", a tab\tand a backslash \\.";
-  card.license = License::kOther;
+  card.license = manifest::License::kOther;
   card.license_url = "https://example.org/license";
-  card.domains = {Domain::kCardiology, Domain::kHealth};
+  card.domains = {manifest::Domain::kCardiology, manifest::Domain::kHealth};
   card.tags = {"ecg", "12-lead", "ecg"};
   card.source_url = "https://example.org/ecg";
   card.source_revision = "r7";
   card.citation = "Doe et al. (2024)";
-  card.access = Access::kCredentialed;
+  card.access = manifest::Access::kCredentialed;
   card.access_url = "https://example.org/access";
   card.parents = {{"ptbxl", "physionet/ptb-xl", "1.0.3"},
                   {"base", "acme/ecg-base", "1.0.0"},
                   {"ptbxl-again", "physionet/ptb-xl", "1.0.3"}};
-  card.value_encoding = ValueEncodingChoice::kAuto;
+  card.value_encoding = manifest::ValueEncodingChoice::kAuto;
 
-  TimeSeriesSpec ecg;
+  manifest::TimeSeriesSpec ecg;
   ecg.spec_type = "ecg";
   ecg.name = "ECG";
   ecg.unit_value = "millivolt";
   ecg.value_shape = {12};
   ecg.dimension_names = {"lead"};
-  TimeSeriesSpec label;
+  manifest::TimeSeriesSpec label;
   label.spec_type = "label_stream";
   label.name = "Rhythm label";
   label.dtype = DType::kEnum;
   label.categories = {"sinus", "afib", "other"};
   label.modality = Modality::kText;
-  TimeSeriesSpec resp;
+  manifest::TimeSeriesSpec resp;
   resp.spec_type = "resp";
   resp.name = "Respiration";
   resp.unit_value = "meter / second ** 2";
@@ -114,16 +114,16 @@ Manifest FullManifest() {
                          Part("time_series/part-00000001.parquet", 1234)};
   m.files.payloads = {Part("payloads/offsets-00000000.parquet", 0),
                       Part("payloads/text-00000000.parquet", 999)};
-  m.value_encoding = {{"ecg", ValueEncoding::kByteStreamSplit},
-                      {"label_stream", ValueEncoding::kDictionary},
-                      {"resp", ValueEncoding::kPlain}};
-  m.build_env.producer = Producer{"timef", "0.1.0"};
+  m.value_encoding = {{"ecg", manifest::ValueEncoding::kByteStreamSplit},
+                      {"label_stream", manifest::ValueEncoding::kDictionary},
+                      {"resp", manifest::ValueEncoding::kPlain}};
+  m.build_env.producer = manifest::Producer{"timef", "0.1.0"};
   m.build_env.compiler = "g++ 12.2.0";
   m.build_env.libraries = {{"zstd", "1.5.4"}, {"duckdb", "v1.4.4"}};
 
   m.parent_cards["ptbxl"] = ParentCard("physionet/ptb-xl", "1.0.3", "PTB-XL");
   m.parent_cards["ptbxl-again"] = m.parent_cards["ptbxl"];
-  Card base = ParentCard("acme/ecg-base", "1.0.0", "ECG base");
+  manifest::Card base = ParentCard("acme/ecg-base", "1.0.0", "ECG base");
   base.parents = {{"ptb", "physionet/ptb-xl", "1.0.0"}};
   m.parent_cards["base"] = base;
   m.lineage["physionet/ptb-xl@1.0.3"] = m.parent_cards["ptbxl"];
@@ -136,15 +136,15 @@ Manifest FullManifest() {
   return m;
 }
 
-Manifest ZarrManifest() {
-  Manifest m = MinimalManifest();
+manifest::Manifest ZarrManifest() {
+  manifest::Manifest m = MinimalManifest();
   m.dataset_id = "acme/zarr-release";
   m.metadata.dataset_id = "acme/zarr-release";
   m.metadata.dataset_version = "1.0.0";
-  m.metadata.access = Access::kRestricted;
+  m.metadata.access = manifest::Access::kRestricted;
   m.metadata.access_url = "https://example.org/ask";
-  m.values_backend = ValuesBackend::kZarr;
-  TimeSeriesSpec spec;
+  m.values_backend = manifest::ValuesBackend::kZarr;
+  manifest::TimeSeriesSpec spec;
   spec.spec_type = "accel";
   spec.name = "Acceleration";
   spec.unit_value = "standard_gravity";

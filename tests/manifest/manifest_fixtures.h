@@ -14,14 +14,14 @@ namespace timef::testing {
 std::string FakeChecksum(std::string_view seed);
 
 // The smallest valid manifest: one control file, every optional block at its default.
-Manifest MinimalManifest();
+manifest::Manifest MinimalManifest();
 
 // Every block filled: parents with their cards, lineage, payload sources, specs of several kinds,
 // annotation descriptors, tasks, counts, build environment.
-Manifest FullManifest();
+manifest::Manifest FullManifest();
 
 // A Zarr-backed release (value_encoding stays {}).
-Manifest ZarrManifest();
+manifest::Manifest ZarrManifest();
 
 // $TIMEF_TEST_OUT/manifests (or a folder under the build tree when the variable is unset),
 // created on first use.

@@ -7,7 +7,7 @@
 #include "timef/error.h"
 #include "timef/manifest.h"
 
-namespace timef {
+namespace timef::manifest {
 namespace {
 
 std::filesystem::path ScratchDir() {
@@ -133,4 +133,4 @@ TEST(CheckManifestTest, GoodBytesGiveAManifestAndNoProblems) {
 }
 
 }  // namespace
-}  // namespace timef
+}  // namespace timef::manifest

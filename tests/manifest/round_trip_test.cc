@@ -9,7 +9,7 @@
 #include "timef/error.h"
 #include "timef/manifest.h"
 
-namespace timef {
+namespace timef::manifest {
 namespace {
 
 using testing::RecordProducedManifest;
@@ -187,4 +187,4 @@ TEST(UnknownCardKeysTest, NestedCardObjectsStayStrict) {
 }
 
 }  // namespace
-}  // namespace timef
+}  // namespace timef::manifest

@@ -9,7 +9,7 @@
 #include "manifest/manifest_fixtures.h"
 #include "timef/manifest.h"
 
-namespace timef {
+namespace timef::manifest {
 namespace {
 
 class SchemaWalker {
@@ -136,4 +136,4 @@ TEST(SchemaCoverageTest, WalkerNoticesAnUndescribedKey) {
 }
 
 }  // namespace
-}  // namespace timef
+}  // namespace timef::manifest

@@ -10,7 +10,7 @@
 #include "timef/error.h"
 #include "timef/manifest.h"
 
-namespace timef {
+namespace timef::manifest {
 namespace {
 
 std::vector<std::string> KeysOf(const Json& object) {
@@ -176,4 +176,4 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<InvalidModel>& info) { return info.param.name; });
 
 }  // namespace
-}  // namespace timef
+}  // namespace timef::manifest

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/json_forms.h"
 #include "parquet/file_reader.h"
 #include "parquet/file_writer.h"
 #include "parquet/tool_render.h"

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <limits>
 
+#include "core/checksum.h"
 #include "release_fixture.h"
-#include "timef/checksum.h"
 #include "timef/error.h"
 #include "timef/writer.h"
 

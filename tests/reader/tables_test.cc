@@ -15,10 +15,10 @@
 #include <unordered_map>
 #include <variant>
 
+#include "core/json_forms.h"
 #include "timef/arrow_table.h"
 #include "timef/demo.h"
 #include "timef/error.h"
-#include "timef/json.h"
 #include "timef/reader.h"
 #include "timef/writer.h"
 

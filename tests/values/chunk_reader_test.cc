@@ -36,7 +36,7 @@ TEST(ChunkReaderTest, ReadingOneChunkDecodesOnlyItsPage) {
   ValuesOptions options;
   options.chunk_max_bytes = 8000;         // 2,000 values per chunk → 10 chunks
   options.data_page_target_bytes = 4096;  // every chunk is a page of its own
-  options.value_encoding = ValueEncodingChoice::kPlain;
+  options.value_encoding = manifest::ValueEncodingChoice::kPlain;
   ValuesResult result =
       WriteValues(dir.path(), {MakeInput(1, "s", spec, ValueArray::Of<float>(values))}, options);
   const auto& placements = result.chunks.at(1);

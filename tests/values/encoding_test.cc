@@ -74,13 +74,13 @@ TEST(ValueEncodingTest, AutomaticChoiceFollowsTheDistinctCount) {
                              ValueArray::EnumCodes({1, 1, 0})));
   Written w = Write(dir.path(), std::move(inputs), Fast());
   const auto& enc = w.result.encodings;
-  EXPECT_EQ(enc.at("few_f"), ValueEncoding::kDictionary);
-  EXPECT_EQ(enc.at("many_f"), ValueEncoding::kByteStreamSplit);
-  EXPECT_EQ(enc.at("few_i"), ValueEncoding::kDictionary);
-  EXPECT_EQ(enc.at("many_i"), ValueEncoding::kPlain);
-  EXPECT_EQ(enc.at("few_s"), ValueEncoding::kDictionary);
-  EXPECT_EQ(enc.at("b"), ValueEncoding::kPlain);
-  EXPECT_EQ(enc.at("e"), ValueEncoding::kDictionary);
+  EXPECT_EQ(enc.at("few_f"), manifest::ValueEncoding::kDictionary);
+  EXPECT_EQ(enc.at("many_f"), manifest::ValueEncoding::kByteStreamSplit);
+  EXPECT_EQ(enc.at("few_i"), manifest::ValueEncoding::kDictionary);
+  EXPECT_EQ(enc.at("many_i"), manifest::ValueEncoding::kPlain);
+  EXPECT_EQ(enc.at("few_s"), manifest::ValueEncoding::kDictionary);
+  EXPECT_EQ(enc.at("b"), manifest::ValueEncoding::kPlain);
+  EXPECT_EQ(enc.at("e"), manifest::ValueEncoding::kDictionary);
   EXPECT_TRUE(HasEncoding(w.footer.at("few_f"), Encoding::kRleDictionary));
   EXPECT_TRUE(HasEncoding(w.footer.at("many_f"), Encoding::kByteStreamSplit));
   EXPECT_FALSE(HasEncoding(w.footer.at("many_f"), Encoding::kRleDictionary));
@@ -129,8 +129,8 @@ TEST(ValueEncodingTest, EnumDictionaryHoldsExactlyTheCategoriesInOrder) {
 
 TEST(ValueEncodingTest, GlobalOverrideLandsInTheFooterExceptForBoolAndEnum) {
   for (auto [choice, expected] :
-       {std::pair{ValueEncodingChoice::kPlain, Encoding::kPlain},
-        std::pair{ValueEncodingChoice::kDictionary, Encoding::kRleDictionary}}) {
+       {std::pair{manifest::ValueEncodingChoice::kPlain, Encoding::kPlain},
+        std::pair{manifest::ValueEncodingChoice::kDictionary, Encoding::kRleDictionary}}) {
     ScratchDir dir;
     std::vector<SignalInput> inputs;
     inputs.push_back(
@@ -147,7 +147,7 @@ TEST(ValueEncodingTest, GlobalOverrideLandsInTheFooterExceptForBoolAndEnum) {
     EXPECT_TRUE(HasEncoding(w.footer.at("few_i"), expected));
     if (expected == Encoding::kPlain) {
       EXPECT_FALSE(HasEncoding(w.footer.at("few_i"), Encoding::kRleDictionary));
-      EXPECT_EQ(w.result.encodings.at("few_i"), ValueEncoding::kPlain);
+      EXPECT_EQ(w.result.encodings.at("few_i"), manifest::ValueEncoding::kPlain);
     }
     EXPECT_FALSE(HasEncoding(w.footer.at("b"), Encoding::kRleDictionary));
     EXPECT_TRUE(HasEncoding(w.footer.at("e"), Encoding::kRleDictionary));
@@ -157,7 +157,7 @@ TEST(ValueEncodingTest, GlobalOverrideLandsInTheFooterExceptForBoolAndEnum) {
 TEST(ValueEncodingTest, ForcedByteStreamSplitNeedsFloats) {
   ScratchDir dir;
   ValuesOptions options;
-  options.value_encoding = ValueEncodingChoice::kByteStreamSplit;
+  options.value_encoding = manifest::ValueEncodingChoice::kByteStreamSplit;
   std::vector<SignalInput> inputs;
   inputs.push_back(MakeInput(1, "a", MakeSpec("f", DType::kFloat32), Cycle<float>(10, 2)));
   inputs.push_back(
@@ -174,15 +174,15 @@ TEST(ValueEncodingTest, ForcedByteStreamSplitNeedsFloats) {
   inputs.pop_back();
   Written w = Write(dir.path(), inputs, options);
   EXPECT_TRUE(HasEncoding(w.footer.at("f"), Encoding::kByteStreamSplit));
-  EXPECT_EQ(w.result.encodings.at("f"), ValueEncoding::kByteStreamSplit);
+  EXPECT_EQ(w.result.encodings.at("f"), manifest::ValueEncoding::kByteStreamSplit);
 }
 
 TEST(ValueEncodingTest, PerSpecTypeMapWinsOverTheGlobalOverride) {
   ScratchDir dir;
   ValuesOptions options = Fast();
-  options.value_encoding = ValueEncodingChoice::kByteStreamSplit;
-  options.value_encoding_by_spec["i"] = ValueEncoding::kDictionary;
-  options.value_encoding_by_spec["g"] = ValueEncoding::kPlain;
+  options.value_encoding = manifest::ValueEncodingChoice::kByteStreamSplit;
+  options.value_encoding_by_spec["i"] = manifest::ValueEncoding::kDictionary;
+  options.value_encoding_by_spec["g"] = manifest::ValueEncoding::kPlain;
   std::vector<SignalInput> inputs;
   inputs.push_back(MakeInput(1, "a", MakeSpec("f", DType::kFloat32), Cycle<float>(100, 2)));
   inputs.push_back(MakeInput(2, "a", MakeSpec("g", DType::kFloat64), Cycle<double>(100, 2)));
@@ -192,13 +192,13 @@ TEST(ValueEncodingTest, PerSpecTypeMapWinsOverTheGlobalOverride) {
   EXPECT_TRUE(HasEncoding(w.footer.at("g"), Encoding::kPlain));
   EXPECT_FALSE(HasEncoding(w.footer.at("g"), Encoding::kByteStreamSplit));
   EXPECT_TRUE(HasEncoding(w.footer.at("i"), Encoding::kRleDictionary));
-  EXPECT_EQ(w.result.encodings.at("g"), ValueEncoding::kPlain);
+  EXPECT_EQ(w.result.encodings.at("g"), manifest::ValueEncoding::kPlain);
 
   ValuesOptions bad;
-  bad.value_encoding_by_spec["i"] = ValueEncoding::kByteStreamSplit;
+  bad.value_encoding_by_spec["i"] = manifest::ValueEncoding::kByteStreamSplit;
   EXPECT_THROW(WriteValues(dir.path() / "x", inputs, bad), ValidationError);
   ValuesOptions enum_plain;
-  enum_plain.value_encoding_by_spec["e"] = ValueEncoding::kPlain;
+  enum_plain.value_encoding_by_spec["e"] = manifest::ValueEncoding::kPlain;
   EXPECT_THROW(WriteValues(dir.path() / "y",
                            {MakeInput(9, "a", MakeSpec("e", DType::kEnum, false, {"p"}),
                                       ValueArray::EnumCodes({0}))},
@@ -209,7 +209,7 @@ TEST(ValueEncodingTest, PerSpecTypeMapWinsOverTheGlobalOverride) {
 TEST(ValueEncodingTest, LargeDictionaryFallsBackPerColumnChunk) {
   ScratchDir dir;
   ValuesOptions options = Fast();
-  options.value_encoding = ValueEncodingChoice::kDictionary;
+  options.value_encoding = manifest::ValueEncodingChoice::kDictionary;
   // 200,000 distinct doubles = 1.6 MB of PLAIN dictionary > 1 MiB; 300,000 int32 = 1.2 MB.
   std::vector<SignalInput> inputs;
   inputs.push_back(
@@ -217,7 +217,7 @@ TEST(ValueEncodingTest, LargeDictionaryFallsBackPerColumnChunk) {
   inputs.push_back(
       MakeInput(2, "a", MakeSpec("i", DType::kInt32), Cycle<std::int32_t>(300000, 300000)));
   Written w = Write(dir.path(), inputs, options);
-  EXPECT_EQ(w.result.encodings.at("f"), ValueEncoding::kDictionary);       // the decision
+  EXPECT_EQ(w.result.encodings.at("f"), manifest::ValueEncoding::kDictionary);  // the decision
   EXPECT_TRUE(HasEncoding(w.footer.at("f"), Encoding::kByteStreamSplit));  // the footer's truth
   EXPECT_FALSE(HasEncoding(w.footer.at("f"), Encoding::kRleDictionary));
   EXPECT_TRUE(HasEncoding(w.footer.at("i"), Encoding::kPlain));
@@ -243,8 +243,8 @@ TEST(ValueEncodingTest, MeasurementLooksOnlyAtTheLeadingFourMebibytes) {
                      MakeInput(2, "a", MakeSpec("first_many", DType::kInt32),
                                ValueArray::Of<std::int32_t>(many_then_few))},
                     Fast());
-  EXPECT_EQ(w.result.encodings.at("first_few"), ValueEncoding::kDictionary);
-  EXPECT_EQ(w.result.encodings.at("first_many"), ValueEncoding::kPlain);
+  EXPECT_EQ(w.result.encodings.at("first_few"), manifest::ValueEncoding::kDictionary);
+  EXPECT_EQ(w.result.encodings.at("first_many"), manifest::ValueEncoding::kPlain);
 }
 
 BufferedChunk ChunkOf(ValueArray values) {
@@ -261,19 +261,19 @@ TEST(ValueEncodingTest, SamplingSkipsValuesBetweenSampledIndicesAndDropsNulls) {
   for (std::size_t i = 2; i < values.size(); i += 3) values[i] = static_cast<float>(i);
   std::deque<BufferedChunk> chunks;
   chunks.push_back(ChunkOf(ValueArray::Of<float>(values)));
-  EXPECT_EQ(MeasureEncoding(DType::kFloat32, chunks), ValueEncoding::kDictionary);
+  EXPECT_EQ(MeasureEncoding(DType::kFloat32, chunks), manifest::ValueEncoding::kDictionary);
   // Shift by one: now the distinct values are sampled.
   values.insert(values.begin(), 1.0f);
   values.pop_back();
   chunks.clear();
   chunks.push_back(ChunkOf(ValueArray::Of<float>(values)));
-  EXPECT_EQ(MeasureEncoding(DType::kFloat32, chunks), ValueEncoding::kByteStreamSplit);
+  EXPECT_EQ(MeasureEncoding(DType::kFloat32, chunks), manifest::ValueEncoding::kByteStreamSplit);
   // The same values, all null but a few: nulls are dropped before sampling.
   std::vector<std::uint8_t> validity(values.size(), 0);
   validity[0] = validity[10] = 1;
   chunks.clear();
   chunks.push_back(ChunkOf(ValueArray::Of<float>(values, validity)));
-  EXPECT_EQ(MeasureEncoding(DType::kFloat32, chunks), ValueEncoding::kDictionary);
+  EXPECT_EQ(MeasureEncoding(DType::kFloat32, chunks), manifest::ValueEncoding::kDictionary);
 }
 
 TEST(ValueEncodingTest, BitPatternsNotValuesAreCounted) {
@@ -282,11 +282,11 @@ TEST(ValueEncodingTest, BitPatternsNotValuesAreCounted) {
   for (std::uint32_t i = 0; i < 65537; ++i) nans.push_back(std::bit_cast<float>(0x7fc00000u | i));
   std::deque<BufferedChunk> chunks;
   chunks.push_back(ChunkOf(ValueArray::Of<float>(nans)));
-  EXPECT_EQ(MeasureEncoding(DType::kFloat32, chunks), ValueEncoding::kByteStreamSplit);
+  EXPECT_EQ(MeasureEncoding(DType::kFloat32, chunks), manifest::ValueEncoding::kByteStreamSplit);
   nans.pop_back();
   chunks.clear();
   chunks.push_back(ChunkOf(ValueArray::Of<float>(nans)));
-  EXPECT_EQ(MeasureEncoding(DType::kFloat32, chunks), ValueEncoding::kDictionary);
+  EXPECT_EQ(MeasureEncoding(DType::kFloat32, chunks), manifest::ValueEncoding::kDictionary);
 }
 
 }  // namespace

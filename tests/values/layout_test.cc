@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "timef/paths.h"
+#include "core/paths.h"
 #include "values_test_support.h"
 
 namespace timef::values {
@@ -199,7 +199,7 @@ TEST(ValuesLayoutTest, LargeChunksGetPagesOfTheirOwn) {
   ValuesOptions options;
   options.chunk_max_bytes = 8000;  // 2,000 float32 = one 8 KB row
   options.data_page_target_bytes = 16 * 1024;
-  options.value_encoding = ValueEncodingChoice::kPlain;
+  options.value_encoding = manifest::ValueEncodingChoice::kPlain;
   auto spec = MakeSpec("f", DType::kFloat32);
   std::vector<float> noise(10000);
   std::uint32_t state = 1;

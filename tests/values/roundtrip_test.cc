@@ -103,8 +103,9 @@ TEST(ValuesRoundTripTest, SpecialFloatsSurviveEveryEncoding) {
   const std::vector<double> f64 = {std::bit_cast<double>(std::uint64_t{0x7ff8000000000001}),
                                    std::bit_cast<double>(std::uint64_t{0x7ff8000000000002}), -0.0,
                                    0.0, -std::numeric_limits<double>::infinity()};
-  for (auto choice : {ValueEncodingChoice::kDictionary, ValueEncodingChoice::kByteStreamSplit,
-                      ValueEncodingChoice::kPlain}) {
+  for (auto choice :
+       {manifest::ValueEncodingChoice::kDictionary, manifest::ValueEncodingChoice::kByteStreamSplit,
+        manifest::ValueEncodingChoice::kPlain}) {
     ScratchDir dir;
     auto s32 = MakeSpec("f32", DType::kFloat32, true);
     auto s64 = MakeSpec("f64", DType::kFloat64);

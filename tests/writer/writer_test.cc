@@ -7,9 +7,9 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/checksum.h"
 #include "parquet/file_reader.h"
 #include "release_fixture.h"
-#include "timef/checksum.h"
 #include "timef/error.h"
 #include "timef/reader.h"
 

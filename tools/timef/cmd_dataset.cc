@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "core/enum_table.h"
 #include "dataset_text.h"
 #include "options.h"
 #include "progress.h"
@@ -23,14 +24,14 @@
 namespace timef::cli {
 namespace {
 
-int64_t TotalSize(const std::vector<FilePart>& parts) {
+int64_t TotalSize(const std::vector<manifest::FilePart>& parts) {
   int64_t total = 0;
-  for (const FilePart& part : parts) total += part.size;
+  for (const manifest::FilePart& part : parts) total += part.size;
   return total;
 }
 
-std::vector<FilePart> OwnFiles(const Manifest& manifest) {
-  std::vector<FilePart> own{manifest.files.control};
+std::vector<manifest::FilePart> OwnFiles(const manifest::Manifest& manifest) {
+  std::vector<manifest::FilePart> own{manifest.files.control};
   own.insert(own.end(), manifest.files.time_series.begin(), manifest.files.time_series.end());
   own.insert(own.end(), manifest.files.payloads.begin(), manifest.files.payloads.end());
   return own;
@@ -43,7 +44,7 @@ int RunDemo(const std::string& registry) {
                                         std::string(demo::kHelloWorldId) /
                                         std::string(demo::kHelloWorldVersion);
   // A committed release is never rewritten (FORMAT.md §3.2); say so and point at it.
-  if (std::filesystem::exists(release / kManifestFileName)) {
+  if (std::filesystem::exists(release / manifest::kManifestFileName)) {
     fmt::print(stderr, "{}@{} is already committed\n", demo::kHelloWorldId,
                demo::kHelloWorldVersion);
     fmt::print("{}\n", release.string());
@@ -67,12 +68,12 @@ int RunDemo(const std::string& registry) {
 
 int RunInfo(const std::string& path) {
   Reader reader = OpenRelease(path);
-  const Manifest& m = reader.manifest();
-  const Card& card = m.metadata;
+  const manifest::Manifest& m = reader.manifest();
+  const manifest::Card& card = m.metadata;
   fmt::print("dataset      {}\n", m.Ref());
   fmt::print("name         {}\n", card.name);
   fmt::print("license      {}\n", ToString(card.license));
-  const Counts& c = m.counts;
+  const manifest::Counts& c = m.counts;
   fmt::print("counts       {} records, {} sources, {} signals, {} axes, {} signal chunks\n",
              c.records, c.sources, c.signals, c.axes, c.signal_chunks);
   fmt::print("annotations  {} contents, {} occurrences\n", c.annotation_contents,
@@ -94,7 +95,7 @@ int RunInfo(const std::string& path) {
                {"signals", true},
                {"encoding"}},
               OutputFormat::kText, {.indent = 2});
-  for (const TimeSeriesSpec& spec : m.schema.time_series_specs) {
+  for (const manifest::TimeSeriesSpec& spec : m.schema.time_series_specs) {
     auto signals = c.signals_by_spec.find(spec.spec_type);
     auto encoding = m.value_encoding.find(spec.spec_type);
     std::string dtype(ToString(spec.dtype));
@@ -108,10 +109,10 @@ int RunInfo(const std::string& path) {
   }
   specs.Flush();
 
-  const std::vector<FilePart> own = OwnFiles(m);
+  const std::vector<manifest::FilePart> own = OwnFiles(m);
   fmt::print("\nfiles ({}, total {})\n", own.size(), FormatBytes(TotalSize(own)));
   Table files({{"path"}, {"size", true}}, OutputFormat::kText, {.header = false, .indent = 2});
-  for (const FilePart& part : own)
+  for (const manifest::FilePart& part : own)
     files.Add({Cell::Str(part.path), Cell::Str(FormatBytes(part.size))});
   files.Flush();
   return kExitOk;
@@ -120,7 +121,7 @@ int RunInfo(const std::string& path) {
 int RunVerify(const std::string& path) {
   Reader reader = OpenRelease(path);
   reader.Verify();
-  const std::vector<FilePart> own = OwnFiles(reader.manifest());
+  const std::vector<manifest::FilePart> own = OwnFiles(reader.manifest());
   fmt::print("ok: {} files, {} bytes verified\n", own.size(), TotalSize(own));
   return kExitOk;
 }
@@ -155,11 +156,9 @@ void RegisterDatasetCommands(CLI::App& app, Action& action) {
   tasks_cmd->group(kGroupInspect);
   tasks_cmd->add_option("DIR", tasks->release, kReleaseHelp)->required();
   tasks_cmd->add_option("--split", tasks->split, "Only tasks of this split")
-      ->check(CLI::IsMember({"train", "validation", "test"}));
+      ->check(CLI::IsMember(core::EnumNames<model::Split>()));
   tasks_cmd->add_option("--type", tasks->type, "Only tasks of this type")
-      ->check(
-          CLI::IsMember({"classification", "answer", "scalar_prediction", "temporal_localization",
-                         "forecasting", "ts_editing", "ts_generation", "ts_correspondence"}));
+      ->check(CLI::IsMember(core::EnumNames<TaskType>()));
   tasks_cmd->add_option("--limit", tasks->limit, "Print at most N tasks")
       ->check(WholeNumberAtLeast(0));
   tasks_cmd->add_flag("--table", tasks->table,

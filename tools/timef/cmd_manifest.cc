@@ -24,18 +24,18 @@ std::filesystem::path ManifestPath(const std::string& argument) {
   std::filesystem::path path(argument);
   CheckReleaseDirectory(path);
   std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored)) return path / kManifestFileName;
+  if (std::filesystem::is_directory(path, ignored)) return path / manifest::kManifestFileName;
   return path;
 }
 
 int Validate(const std::string& argument) {
   std::filesystem::path path = ManifestPath(argument);
-  ManifestCheck check = CheckManifest(ReadManifestBytes(path));
+  manifest::ManifestCheck check = manifest::CheckManifest(manifest::ReadManifestBytes(path));
   if (check.manifest) {
     fmt::print("valid\n");
     return kExitOk;
   }
-  for (const ManifestProblem& problem : check.problems) {
+  for (const manifest::ManifestProblem& problem : check.problems) {
     fmt::print(stderr, "{}\n",
                FormatErrorMessage(ErrorSite{path, "", problem.pointer}, problem.message));
   }
@@ -54,16 +54,16 @@ std::string Join(const Range& items, Render render, std::string_view empty = "-"
 
 std::string OrNone(const std::optional<std::string>& value) { return value ? *value : "-"; }
 
-int64_t TotalSize(const std::vector<FilePart>& parts) {
+int64_t TotalSize(const std::vector<manifest::FilePart>& parts) {
   int64_t total = 0;
-  for (const FilePart& part : parts) total += part.size;
+  for (const manifest::FilePart& part : parts) total += part.size;
   return total;
 }
 
-void PrintFiles(const std::vector<FilePart>& parts) {
+void PrintFiles(const std::vector<manifest::FilePart>& parts) {
   Table table({{"path"}, {"size", true}, {"checksum"}}, OutputFormat::kText,
               {.header = false, .indent = 2});
-  for (const FilePart& part : parts) {
+  for (const manifest::FilePart& part : parts) {
     table.Add({Cell::Str(part.path), Cell::Str(FormatBytes(part.size)),
                Cell::Str(part.checksum.substr(0, 23) + "…")});
   }
@@ -72,8 +72,8 @@ void PrintFiles(const std::vector<FilePart>& parts) {
 
 int Show(const std::string& argument) {
   std::filesystem::path path = ManifestPath(argument);
-  Manifest m = ReadManifest(path);
-  const Card& card = m.metadata;
+  manifest::Manifest m = manifest::ReadManifest(path);
+  const manifest::Card& card = m.metadata;
   auto str = [](auto value) { return std::string(ToString(value)); };
   auto same = [](const std::string& text) { return text; };
 
@@ -89,9 +89,10 @@ int Show(const std::string& argument) {
   if (card.source_revision) fmt::print("revision     {}\n", *card.source_revision);
   fmt::print("format       TimeF {}, values backend {}\n", m.format_version,
              ToString(m.values_backend));
-  fmt::print("parents      {}\n",
-             Join(card.parents, [](const ParentEntry& p) { return p.alias + " = " + p.Ref(); }));
-  const Counts& c = m.counts;
+  fmt::print("parents      {}\n", Join(card.parents, [](const manifest::ParentEntry& p) {
+               return p.alias + " = " + p.Ref();
+             }));
+  const manifest::Counts& c = m.counts;
   fmt::print("counts       {} records, {} sources, {} signals, {} axes, {} signal chunks\n",
              c.records, c.sources, c.signals, c.axes, c.signal_chunks);
   fmt::print("annotations  {} contents, {} occurrences\n", c.annotation_contents,
@@ -105,7 +106,7 @@ int Show(const std::string& argument) {
     Table rows(
         {{"spec_type"}, {"dtype"}, {"unit"}, {"shape"}, {"signals", true}, {"encoding"}, {"name"}},
         OutputFormat::kText, {.indent = 2});
-    for (const TimeSeriesSpec& spec : m.schema.time_series_specs) {
+    for (const manifest::TimeSeriesSpec& spec : m.schema.time_series_specs) {
       auto signals = c.signals_by_spec.find(spec.spec_type);
       auto encoding = m.value_encoding.find(spec.spec_type);
       std::string shape =
@@ -128,7 +129,7 @@ int Show(const std::string& argument) {
   if (!m.schema.annotations.empty()) {
     Table rows({{"key"}, {"type"}, {"value"}, {"unit"}, {"description"}}, OutputFormat::kText,
                {.indent = 2});
-    for (const AnnotationDescriptor& d : m.schema.annotations) {
+    for (const manifest::AnnotationDescriptor& d : m.schema.annotations) {
       rows.Add({Cell::Str(d.key), Cell::Str(str(d.annotation_type)),
                 Cell::Str(d.value_type ? str(*d.value_type) : "-"), Cell::Str(OrNone(d.unit)),
                 Cell::Str(OrNone(d.description))});
@@ -136,7 +137,7 @@ int Show(const std::string& argument) {
     rows.Flush();
   }
 
-  std::vector<FilePart> own{m.files.control};
+  std::vector<manifest::FilePart> own{m.files.control};
   own.insert(own.end(), m.files.time_series.begin(), m.files.time_series.end());
   own.insert(own.end(), m.files.payloads.begin(), m.files.payloads.end());
   fmt::print("\nfiles ({}, {})\n", own.size(), FormatBytes(TotalSize(own)));

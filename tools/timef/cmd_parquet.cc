@@ -11,9 +11,9 @@
 
 #include "commands.h"
 #include "options.h"
+#include "core/json_forms.h"
 #include "parquet/file_reader.h"
 #include "parquet/tool_inspect.h"
-#include "timef/json.h"
 
 namespace timef::cli {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "commands.h"
-#include "timef/duckdb_version.h"
+#include "core/duckdb_version.h"
 #include "timef/error.h"
 #include "timef/version.h"
 

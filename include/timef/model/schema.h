@@ -1,6 +1,6 @@
 // The schema a writer derives from the model (FORMAT.md §5.3): one spec per spec_type, one
 // annotation descriptor per key, the task types present. The writer maps it to the manifest's
-// Schema (the enums convert with static_cast).
+// Schema; both speak the vocabulary of timef/vocabulary.h.
 #pragma once
 
 #include <optional>
@@ -11,18 +11,18 @@
 #include "timef/model/annotation.h"
 #include "timef/model/spec.h"
 #include "timef/model/task.h"
+#include "timef/vocabulary.h"
 
 namespace timef::model {
 
 class Dataset;
 
-enum class AnnotationType { kStatic, kPoint, kInterval };
-// Same order as the manifest module's AnnotationValueType; a marker has no value type.
-enum class AnnotationValueType { kBool, kInt, kFloat, kStr, kList };
+using ::timef::AnnotationType;
+using ::timef::AnnotationValueType;
+using ::timef::ParseAnnotationType;
+using ::timef::ParseAnnotationValueType;
 
-std::string_view ToString(AnnotationType type);
-std::string_view ToString(AnnotationValueType type);
-AnnotationType AnnotationTypeOf(const AnnotationSpan& span);
+// The value type of an annotation of `kind`; nullopt for a marker, which has none.
 std::optional<AnnotationValueType> ValueTypeOf(ValueKind kind);
 
 struct AnnotationDescriptor {

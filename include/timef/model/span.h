@@ -10,6 +10,8 @@
 #include <variant>
 #include <vector>
 
+#include "timef/vocabulary.h"
+
 namespace timef::model {
 
 class Signal;
@@ -39,7 +41,11 @@ struct StepInterval {
 // An annotation occurrence's span: static (the whole object), a time point or a time interval.
 using AnnotationSpan = std::variant<StaticSpan, TimePoint, TimeInterval>;
 
-// Catalog names: static, point, interval.
+using ::timef::AnnotationType;
+
+// The annotation type of a span's alternative.
+AnnotationType AnnotationTypeOf(const AnnotationSpan& span);
+// ToString(AnnotationTypeOf(span)): static, point or interval (the catalog's span_type).
 std::string_view SpanTypeName(const AnnotationSpan& span);
 
 // A task scope or span target. Time spans optionally name the signals they concern (empty = the

@@ -1,7 +1,4 @@
 // The value contract of a signal (FORMAT.md §5.3): spec_type, dtype, unit, shape, nullability.
-//
-// The enumerators of DType, Modality (and TaskType in task.h) are declared in the same order as
-// the manifest module's enums of the same names, so that a static_cast converts between them.
 #pragma once
 
 #include <cstdint>
@@ -11,29 +8,16 @@
 #include <string_view>
 #include <vector>
 
+#include "timef/vocabulary.h"
+
 namespace timef::model {
 
-enum class DType {
-  kBool,
-  kInt8,
-  kInt16,
-  kInt32,
-  kUint8,
-  kUint16,
-  kUint32,
-  kFloat32,
-  kFloat64,
-  kStr,
-  kEnum,
-};
-
-// A spec's modality; `no_input` exists only among a task's input modalities.
-enum class Modality { kText, kTimeSeries, kImage, kAudio };
-
-std::string_view ToString(DType dtype);
-std::string_view ToString(Modality modality);
-std::optional<DType> ParseDType(std::string_view text);
-std::optional<Modality> ParseModality(std::string_view text);
+// DType and Modality are the schema vocabulary's (timef/vocabulary.h).
+using ::timef::DType;
+using ::timef::Modality;
+using ::timef::ParseDType;
+using ::timef::ParseModality;
+using ::timef::ToString;
 
 // Bytes of one scalar of `dtype` in memory (enum codes count 4; str counts 0: variable).
 int64_t DTypeWidth(DType dtype);

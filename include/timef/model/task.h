@@ -16,22 +16,15 @@
 #include "timef/model/span.h"
 #include "timef/model/task_target.h"
 #include "timef/model/text.h"
+#include "timef/vocabulary.h"
 
 namespace timef::model {
 
 class Record;
 
-// Same enumerator order as the manifest module's TaskType.
-enum class TaskType {
-  kClassification,
-  kAnswer,
-  kScalarPrediction,
-  kTemporalLocalization,
-  kForecasting,
-  kTsEditing,
-  kTsGeneration,
-  kTsCorrespondence,
-};
+using ::timef::ParseTaskType;
+using ::timef::TaskType;
+using ::timef::ToString;
 
 enum class Split { kTrain, kValidation, kTest };
 
@@ -40,11 +33,9 @@ enum class InputModality { kAudio, kImage, kNoInput, kText, kTimeSeries };
 
 enum class LocalizationMode { kSparse, kExhaustive };
 
-std::string_view ToString(TaskType type);
 std::string_view ToString(Split split);
 std::string_view ToString(InputModality modality);
 std::string_view ToString(LocalizationMode mode);
-std::optional<TaskType> ParseTaskType(std::string_view text);
 std::optional<Split> ParseSplit(std::string_view text);
 std::optional<InputModality> ParseInputModality(std::string_view text);
 std::optional<LocalizationMode> ParseLocalizationMode(std::string_view text);

@@ -24,7 +24,7 @@ class LazyText {
   virtual std::string Read() const = 0;
   // True when `other` names the same stored value (same row of the same file), so the two are equal
   // without reading either.
-  virtual bool SameStoredValue(const LazyText& other) const { return false; }
+  virtual bool SameStoredValue(const LazyText& /*other*/) const { return false; }
 };
 
 // A list of strings stored outside the model.
@@ -34,7 +34,7 @@ class LazyTextList {
   // Number of elements, known without reading.
   virtual int64_t size() const = 0;
   virtual std::vector<std::string> Read() const = 0;
-  virtual bool SameStoredValue(const LazyTextList& other) const { return false; }
+  virtual bool SameStoredValue(const LazyTextList& /*other*/) const { return false; }
 };
 
 // UTF-8 text: inline, or lazy. Compares by content; unequal sizes compare unequal without a read.

@@ -1,4 +1,4 @@
-#include "timef/json.h"
+#include "core/json_forms.h"
 
 #include <algorithm>
 #include <charconv>
@@ -16,18 +16,7 @@ namespace {
 // nlohmann's recursive destructor cannot exhaust the stack on hostile input.
 constexpr size_t kMaxJsonDepth = 512;
 
-void AppendPointerToken(std::string& pointer, std::string_view token) {
-  pointer += '/';
-  for (char c : token) {
-    if (c == '~') {
-      pointer += "~0";
-    } else if (c == '/') {
-      pointer += "~1";
-    } else {
-      pointer += c;
-    }
-  }
-}
+using core::AppendJsonPointerToken;
 
 // ---------------------------------------------------------------------------------------------
 // Strict parsing: a SAX consumer that builds the value itself so it can refuse duplicate keys
@@ -57,7 +46,7 @@ class StrictBuilder {
     Frame& top = stack_.back();
     if (!top.keys.insert(key).second) {
       std::string pointer = PointerOf(stack_.size());
-      AppendPointerToken(pointer, key);
+      AppendJsonPointerToken(pointer, key);
       problem_ = core::PrintableForMessage(pointer) + ": duplicate object key '" +
                  core::PrintableForMessage(key) + "'";
       return false;
@@ -101,7 +90,7 @@ class StrictBuilder {
   // Pointer of the container at `depth` (0 = the root value).
   std::string PointerOf(size_t depth) const {
     std::string pointer;
-    for (size_t i = 1; i < depth; ++i) AppendPointerToken(pointer, stack_[i].token);
+    for (size_t i = 1; i < depth; ++i) AppendJsonPointerToken(pointer, stack_[i].token);
     return pointer;
   }
 
@@ -115,7 +104,7 @@ class StrictBuilder {
   std::string NextPointer() const {
     if (stack_.empty()) return "(root)";
     std::string pointer = PointerOf(stack_.size());
-    AppendPointerToken(pointer, NextToken());
+    AppendJsonPointerToken(pointer, NextToken());
     return core::PrintableForMessage(pointer);
   }
 
@@ -174,8 +163,8 @@ std::string PointerOf(const PathFrame* frame) {
   for (; frame != nullptr; frame = frame->parent) frames.push_back(frame);
   std::string pointer;
   for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
-    AppendPointerToken(pointer,
-                       (*it)->is_key ? std::string((*it)->key) : std::to_string((*it)->index));
+    AppendJsonPointerToken(pointer,
+                           (*it)->is_key ? std::string((*it)->key) : std::to_string((*it)->index));
   }
   return core::PrintableForMessage(pointer);
 }
@@ -248,43 +237,8 @@ class JsonWriter {
       Fail(path,
            "invalid UTF-8 in " + std::string(what) + " '" + core::PrintableForMessage(text) + "'");
     }
-    static constexpr char kHex[] = "0123456789abcdef";
     out_ += '"';
-    size_t run_start = 0;
-    for (size_t i = 0; i < text.size(); ++i) {
-      const auto c = static_cast<unsigned char>(text[i]);
-      if (c >= 0x20 && c != '"' && c != '\\') continue;
-      out_.append(text.substr(run_start, i - run_start));
-      run_start = i + 1;
-      switch (c) {
-        case '"':
-          out_ += "\\\"";
-          break;
-        case '\\':
-          out_ += "\\\\";
-          break;
-        case '\b':
-          out_ += "\\b";
-          break;
-        case '\f':
-          out_ += "\\f";
-          break;
-        case '\n':
-          out_ += "\\n";
-          break;
-        case '\r':
-          out_ += "\\r";
-          break;
-        case '\t':
-          out_ += "\\t";
-          break;
-        default:
-          out_ += "\\u00";
-          out_ += kHex[c >> 4];
-          out_ += kHex[c & 0xF];
-      }
-    }
-    out_.append(text.substr(run_start));
+    core::AppendJsonEscaped(text, out_);
     out_ += '"';
   }
 
@@ -388,4 +342,59 @@ std::string WriteCompactJson(const Json& value) {
   return writer.Take();
 }
 
+namespace core {
+
+void AppendJsonEscaped(std::string_view text, std::string& out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  size_t run_start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(text.substr(run_start, i - run_start));
+    run_start = i + 1;
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 0xF];
+    }
+  }
+  out.append(text.substr(run_start));
+}
+
+void AppendJsonPointerToken(std::string& pointer, std::string_view token) {
+  pointer += '/';
+  for (char c : token) {
+    if (c == '~') {
+      pointer += "~0";
+    } else if (c == '/') {
+      pointer += "~1";
+    } else {
+      pointer += c;
+    }
+  }
+}
+
+}  // namespace core
 }  // namespace timef

@@ -1,0 +1,70 @@
+// The one name-table mechanism of the project: each enumeration whose values are written as
+// strings (manifest, catalog, CLI) has exactly one table of {enumerator, name} pairs, specialized
+// with TIMEF_ENUM_TABLE next to the enumeration's ToString()/Parse*() functions. Messages that
+// list the accepted names and command-line choices read the same table.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace timef::core {
+
+template <typename E>
+struct EnumEntry {
+  E value;
+  std::string_view name;
+};
+
+// Specialized once per enumeration (TIMEF_ENUM_TABLE), entries in declaration order.
+template <typename E>
+std::span<const EnumEntry<E>> EnumTable();
+
+template <typename E>
+std::string_view EnumName(E value) {
+  for (const auto& entry : EnumTable<E>()) {
+    if (entry.value == value) return entry.name;
+  }
+  return "?";
+}
+
+template <typename E>
+std::optional<E> EnumFromName(std::string_view name) {
+  for (const auto& entry : EnumTable<E>()) {
+    if (entry.name == name) return entry.value;
+  }
+  return std::nullopt;
+}
+
+// Every name, in declaration order (CLI choices, catalog value checks).
+template <typename E>
+std::vector<std::string> EnumNames() {
+  std::vector<std::string> names;
+  for (const auto& entry : EnumTable<E>()) names.emplace_back(entry.name);
+  return names;
+}
+
+// "a, b, c" for messages.
+template <typename E>
+std::string EnumNameList() {
+  std::string out;
+  for (const auto& entry : EnumTable<E>()) {
+    if (!out.empty()) out += ", ";
+    out += entry.name;
+  }
+  return out;
+}
+
+}  // namespace timef::core
+
+// Defines the table of `Type`: TIMEF_ENUM_TABLE(Type, {Type::kA, "a"}, {Type::kB, "b"}). Used at
+// global scope or in namespace timef (a scope enclosing timef::core), before the first use of the
+// table in its file.
+#define TIMEF_ENUM_TABLE(Type, ...)                                                \
+  template <>                                                                      \
+  std::span<const ::timef::core::EnumEntry<Type>> timef::core::EnumTable<Type>() { \
+    static constexpr ::timef::core::EnumEntry<Type> kEntries[] = {__VA_ARGS__};    \
+    return kEntries;                                                               \
+  }
