@@ -54,7 +54,7 @@ Json RawWriteOnce(const SuiteOptions& options, CorpusKind kind) {
 
 Json DuckDbWriteOnce(const SuiteOptions& options, CorpusKind kind) {
   const CorpusPaths paths = PathsFor(options, kind);
-  const manifest::Manifest m = ReadManifest(paths.release / kManifestFileName);
+  const manifest::Manifest m = manifest::ReadManifest(paths.release / manifest::kManifestFileName);
   std::string files = "[";
   for (const auto& part : m.files.time_series) {
     if (files.size() > 1) files += ", ";

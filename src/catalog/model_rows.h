@@ -6,6 +6,7 @@
 
 #include "catalog/catalog_writer.h"
 #include "catalog/model_plan.h"
+#include "core/json_forms.h"
 #include "timef/json.h"
 #include "timef/model.h"
 

@@ -12,7 +12,7 @@
 #include "catalog/duckdb_database.h"
 #include "reader/lazy_handles.h"
 #include "release_fixture.h"
-#include "timef/checksum.h"
+#include "core/checksum.h"
 #include "timef/error.h"
 #include "timef/reader.h"
 

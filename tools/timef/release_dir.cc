@@ -23,7 +23,7 @@ void FindReleases(const fs::path& root, const fs::path& dir, int depth,
   std::error_code ec;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
     if (!entry.is_directory(ec)) continue;
-    if (fs::exists(entry.path() / kManifestFileName, ec)) {
+    if (fs::exists(entry.path() / manifest::kManifestFileName, ec)) {
       out.push_back(fs::relative(entry.path(), root, ec).generic_string());
     } else if (depth < kMaxDepth) {
       FindReleases(root, entry.path(), depth + 1, out);
@@ -46,12 +46,13 @@ std::string JoinListed(const std::vector<std::string>& items) {
 
 void CheckReleaseDirectory(const fs::path& dir) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec) || fs::exists(dir / kManifestFileName, ec)) return;
+  if (!fs::is_directory(dir, ec) || fs::exists(dir / manifest::kManifestFileName, ec)) return;
   std::vector<std::string> releases;
   FindReleases(dir, dir, 1, releases);
   if (releases.empty()) return;
   std::sort(releases.begin(), releases.end());
-  const std::string problem = "not a release directory (no " + std::string(kManifestFileName) + ")";
+  const std::string problem =
+      "not a release directory (no " + std::string(manifest::kManifestFileName) + ")";
   const ErrorSite site{.file = dir};
   const auto missing = std::make_error_code(std::errc::no_such_file_or_directory);
   size_t depth = 0;  // slashes in the deepest release path
