@@ -22,7 +22,8 @@ struct Ask {
   std::int64_t last_us = 0;
 };
 
-// 8 header bytes: row (1), length (2), first offset (2), last offset (2), spare (1).
+// 8 header bytes: row (1), length (2), first offset (2), last offset (2), spare (1). The seeds in
+// fuzz/corpus/payload_read/ are hello-world's payload files behind such a header.
 Ask Decode(const std::uint8_t* data) {
   Ask ask;
   ask.row = data[0] % 8;
