@@ -54,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     reader.ReadTextList(text);
   } catch (const timef::Error&) {
   }
-  const timef::payload::OffsetsRef offsets{file,        "fuzz",      ask.row, ask.length,
+  const timef::payload::OffsetsRef offsets{file,        "fuzz",       ask.row,     ask.length,
                                            "sha256:00", ask.first_us, ask.last_us, "axis 1"};
   try {
     reader.ReadOffsets(offsets);

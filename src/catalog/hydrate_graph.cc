@@ -361,8 +361,7 @@ void HydrateGraph::LoadOccurrences(const std::vector<int64_t>& object_keys,
                  object_keys, "annotation_occurrences");
   while (std::optional<Chunk> chunk = r.Next()) {
     for (idx_t row = 0; row < chunk->size(); ++row) {
-      auto occurrence =
-          MakeOccurrence(kOccurrences, *chunk, row, Content(*chunk, row, 9, values));
+      auto occurrence = MakeOccurrence(kOccurrences, *chunk, row, Content(*chunk, row, 9, values));
       const int64_t object = chunk->Int64(1).Get(row);
       model::Annotatable* target = object == dataset_key_
                                        ? static_cast<model::Annotatable*>(dataset_.get())

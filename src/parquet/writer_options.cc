@@ -57,9 +57,9 @@ void ValidateWriterSetup(const std::vector<ColumnDescriptor>& schema,
                       "compression codec " + ToString(options.compression) + " is not supported");
   }
   if (options.compression_threads < 1 || options.compression_threads > 256) {
-    throw WriterError(name, "",
-                      "compression_threads must be 1..256, got " +
-                          std::to_string(options.compression_threads));
+    throw WriterError(
+        name, "",
+        "compression_threads must be 1..256, got " + std::to_string(options.compression_threads));
   }
   if (options.data_page_target_bytes <= 0) {
     throw WriterError(name, "", "data_page_target_bytes must be positive");

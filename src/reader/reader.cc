@@ -29,8 +29,7 @@ class WantedSignalsResolver final : public catalog::ValueResolver {
     const bool requested = signal.id() && wanted_.contains(*signal.id());
     return (requested ? planned_ : lazy_)->Values(signal, std::move(chunks));
   }
-  std::shared_ptr<const model::TimeOffsets> Offsets(const OffsetsLocator& locator,
-                                                    int64_t first_us,
+  std::shared_ptr<const model::TimeOffsets> Offsets(const OffsetsLocator& locator, int64_t first_us,
                                                     int64_t last_us) const override {
     return lazy_->Offsets(locator, first_us, last_us);
   }

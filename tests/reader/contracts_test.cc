@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "catalog/duckdb_database.h"
+#include "core/checksum.h"
 #include "reader/lazy_handles.h"
 #include "release_fixture.h"
-#include "core/checksum.h"
 #include "timef/error.h"
 #include "timef/reader.h"
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "commands.h"
-#include "options.h"
 #include "core/json_forms.h"
+#include "options.h"
 #include "parquet/file_reader.h"
 #include "parquet/tool_inspect.h"
 
