@@ -160,6 +160,21 @@ fs::path OnlyStagingDir(const fs::path& parent) {
   return {};
 }
 
+// The write raises ValidationError mentioning `text`, and leaves neither a release nor staging.
+void ExpectRefusedWrite(testing::Fixture& fixture, const fs::path& release_dir,
+                        const WriteOptions& options, const std::string& text) {
+  try {
+    WriteReleaseTo(*fixture.dataset, testing::FixtureCard(), release_dir, options);
+    ADD_FAILURE() << "the write succeeded";
+  } catch (const ValidationError& e) {
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+  } catch (const Error& e) {
+    ADD_FAILURE() << "not a ValidationError: " << e.what();
+  }
+  EXPECT_FALSE(fs::exists(release_dir));
+  EXPECT_EQ(StagingDirsNextTo(release_dir), std::vector<std::string>{});
+}
+
 TEST(WriterContractsTest, AStrayStagedFileIsAValidationError) {
   bool planted = false;
   testing::TempDir root;
@@ -175,17 +190,8 @@ TEST(WriterContractsTest, AStrayStagedFileIsAValidationError) {
     ASSERT_NE(f, nullptr);
     std::fclose(f);
   };
-  try {
-    WriteReleaseTo(*fixture.dataset, testing::FixtureCard(), release_dir, options);
-    ADD_FAILURE() << "the write succeeded";
-  } catch (const ValidationError& e) {
-    EXPECT_NE(std::string(e.what()).find("stray.txt"), std::string::npos) << e.what();
-  } catch (const Error& e) {
-    ADD_FAILURE() << "not a ValidationError: " << e.what();
-  }
+  ExpectRefusedWrite(fixture, release_dir, options, "stray.txt");
   EXPECT_TRUE(planted);
-  EXPECT_FALSE(fs::exists(release_dir));
-  EXPECT_EQ(StagingDirsNextTo(release_dir), std::vector<std::string>{});
 }
 
 TEST(WriterContractsTest, AnAuditFailureAtWriteIsAValidationError) {
@@ -205,18 +211,9 @@ TEST(WriterContractsTest, AnAuditFailureAtWriteIsAValidationError) {
     connection.Execute("UPDATE signals SET n_values = 0 WHERE signal_id = 1", "test sql");
     connection.Execute("CHECKPOINT", "test sql");
   };
-  try {
-    WriteReleaseTo(*fixture.dataset, testing::FixtureCard(), release_dir, options);
-    ADD_FAILURE() << "the write succeeded";
-  } catch (const ValidationError& e) {
-    // The message still names the invariant.
-    EXPECT_NE(std::string(e.what()).find("H2"), std::string::npos) << e.what();
-  } catch (const Error& e) {
-    ADD_FAILURE() << "not a ValidationError: " << e.what();
-  }
+  // The message still names the invariant.
+  ExpectRefusedWrite(fixture, release_dir, options, "H2");
   EXPECT_TRUE(tampered);
-  EXPECT_FALSE(fs::exists(release_dir));
-  EXPECT_EQ(StagingDirsNextTo(release_dir), std::vector<std::string>{});
 }
 
 }  // namespace
