@@ -1,0 +1,79 @@
+// Shared pieces of the `timef._timef` extension: JSON and value conversions, and the Python
+// objects for tasks and text. Everything here runs with the GIL held unless a function says
+// otherwise.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "timef/error.h"
+#include "timef/model.h"
+#include "timef/reader.h"
+
+namespace timef::python {
+
+namespace py = pybind11;
+
+// JSON (nlohmann::ordered_json) ↔ Python: null/bool/int/float/str/list/dict. PyToJson raises
+// ValidationError naming `what` for anything else (a dict key that is not a str, a set, …).
+py::object JsonToPy(const Json& json);
+Json PyToJson(py::handle object, const std::string& what);
+
+// A decoded array as numpy without a copy: the array's base keeps `values` alive and it is
+// read-only. Shape [steps] or [steps, *value_shape]; bool as numpy bool, enum as int32 codes, str
+// as an object array (a copy: numpy has no view of std::string). A nullable spec gives a
+// numpy.ma.MaskedArray whose mask is True where the step is null.
+py::object ValuesToNumpy(std::shared_ptr<const model::ValueArray> values, const model::Spec& spec);
+// The same for an array the caller owns outright: the buffer moves into the numpy array, which is
+// writable (no copy, no sharing).
+py::object OwnedValuesToNumpy(model::ValueArray values, const model::Spec& spec);
+
+// Python values (numpy array, masked array, sequence) → a ValueArray of the spec's dtype. Copies.
+// ValidationError naming `what` when the values do not fit the dtype.
+model::ValueArray NumpyToValues(py::handle object, const model::Spec& spec, const std::string& what);
+
+// The Python object of a task: the instance of the task class registered for its type (a Python
+// subclass of the bound Task, see RegisterTaskClasses), so get(AnswerTask, 7) is an AnswerTask.
+py::object TaskToPy(const std::shared_ptr<model::Task>& task);
+py::list TasksToPy(const std::vector<std::shared_ptr<model::Task>>& tasks);
+
+// Text values as timef.TextHandle / timef.TextListHandle objects.
+py::object TextToPy(const model::Text& text);
+py::object TextListToPy(const model::TextList& text);
+model::Text PyToText(py::handle object, const std::string& what);
+bool IsTextHandle(py::handle object);
+bool IsTextListHandle(py::handle object);
+model::TextList PyToTextList(py::handle object, const std::string& what);
+
+// Spans, annotation values and signal lists (model_py.cc), shared with the task bindings.
+py::object SpanToPy(const model::AnnotationSpan& span);
+model::AnnotationSpan PyToSpan(py::handle object);
+std::shared_ptr<model::Annotation> AnnotateObject(
+    model::Annotatable& object, const std::string& key, py::handle value, py::handle span,
+    py::handle unit, py::handle description, py::handle metadata, py::handle content_metadata,
+    py::handle confidence, py::handle provenance);
+py::object ImportToPy(const std::optional<model::ImportMarker>& marker);
+py::list SignalsToPy(const std::vector<std::shared_ptr<model::Signal>>& signals);
+
+// Registration of the bound classes, one function per source file.
+void BindErrors(py::module_& m);
+void BindText(py::module_& m);
+void BindModel(py::module_& m);
+void BindTasks(py::module_& m);
+void BindReader(py::module_& m);
+void BindTables(py::module_& m);
+void BindWriter(py::module_& m);
+
+// A parsed vocabulary name, or ValidationError("<what>: unknown value 'x'").
+template <class E>
+E RequireName(std::optional<E> parsed, const std::string& what, std::string_view text) {
+  if (!parsed) throw ValidationError(ErrorSite{.object = what}, "unknown value '" + std::string(text) + "'");
+  return *parsed;
+}
+
+}  // namespace timef::python

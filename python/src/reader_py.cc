@@ -1,0 +1,256 @@
+// timef._timef.Reader: the C++ Reader with the GIL released while it reads, hydrates or decodes.
+// The pure-Python TimeFReader (python/timef/_reader.py) gives it the seed's API (kinds, keyword
+// arguments, ID checks, context manager). One Reader per thread, as in C++.
+#include "py_common.h"
+#include "timef/model/dump.h"
+
+namespace timef::python {
+namespace {
+
+std::shared_ptr<model::Dataset> ToShared(std::unique_ptr<model::Dataset> d) { return std::move(d); }
+
+std::optional<std::vector<std::int64_t>> OptionalIds(const std::optional<std::vector<std::int64_t>>& ids) {
+  return ids;
+}
+
+TaskQuery MakeTaskQuery(py::handle inputs, std::optional<std::string> split,
+                        std::optional<std::string> type, std::vector<std::string> required,
+                        std::vector<std::string> supported, std::int64_t batch_size,
+                        const LoadPlan& load) {
+  TaskQuery q;
+  if (!inputs.is_none()) {
+    if (py::isinstance<py::str>(inputs) || py::isinstance<py::bytes>(inputs))
+      throw ValidationError(ErrorSite{.object = "read_tasks", .where = "inputs"},
+                            "expected a collection of Records or record IDs, not a string");
+    std::vector<std::shared_ptr<model::Record>> records;
+    std::vector<std::int64_t> ids;
+    for (auto item : inputs) {
+      if (py::isinstance<model::Record>(item))
+        records.push_back(item.cast<std::shared_ptr<model::Record>>());
+      else
+        ids.push_back(item.cast<std::int64_t>());
+    }
+    if (!records.empty() && !ids.empty())
+      throw ValidationError(ErrorSite{.object = "read_tasks", .where = "inputs"},
+                            "give Records or record IDs, not both");
+    if (!records.empty()) q.input_records = std::move(records);
+    else q.inputs = std::move(ids);
+  }
+  if (split) q.split = RequireName(model::ParseSplit(*split), "split", *split);
+  if (type) q.type = RequireName(ParseTaskType(*type), "task_type", *type);
+  for (const auto& s : required)
+    q.required_modalities.push_back(RequireName(model::ParseInputModality(s), "required_modalities", s));
+  for (const auto& s : supported)
+    q.supported_modalities.push_back(RequireName(model::ParseInputModality(s), "supported_modalities", s));
+  q.batch_size = batch_size;
+  q.load = load;
+  return q;
+}
+
+py::dict CountersToPy(const ReaderCounters& c) {
+  py::dict d;
+  d["catalog_opens"] = c.catalog_opens;
+  d["catalog_requests"] = c.catalog_requests;
+  d["signals_indexed"] = c.signals_indexed;
+  d["values_files_opened"] = c.values_files_opened;
+  d["chunks_read"] = c.chunks_read;
+  d["data_pages_decoded"] = c.data_pages_decoded;
+  d["payload_files_opened"] = c.payload_files_opened;
+  d["payload_values_read"] = c.payload_values_read;
+  return d;
+}
+
+std::optional<model::TaskType> OptionalTaskType(const std::optional<std::string>& t) {
+  if (!t) return std::nullopt;
+  return RequireName(ParseTaskType(*t), "task_type", *t);
+}
+
+}  // namespace
+
+py::object TableToPy(ArrowTable table);  // tables_py.cc
+
+void BindReader(py::module_& m) {
+  py::enum_<Loading>(m, "Loading", "Whether a read loads a kind of stored value now or on use.")
+      .value("LAZY", Loading::kLazy)
+      .value("EAGER", Loading::kEager);
+
+  py::class_<LoadPlan>(m, "LoadPlan", "Which kinds of stored values a read loads.")
+      .def(py::init([](Loading signal_values, Loading time_offsets, Loading text) {
+             return LoadPlan{signal_values, time_offsets, text};
+           }),
+           py::kw_only(), py::arg("signal_values") = Loading::kLazy,
+           py::arg("time_offsets") = Loading::kLazy, py::arg("text") = Loading::kLazy)
+      .def_readwrite("signal_values", &LoadPlan::signal_values)
+      .def_readwrite("time_offsets", &LoadPlan::time_offsets)
+      .def_readwrite("text", &LoadPlan::text)
+      .def("__eq__", [](const LoadPlan& a, const LoadPlan& b) {
+        return a.signal_values == b.signal_values && a.time_offsets == b.time_offsets && a.text == b.text;
+      })
+      .def("__repr__", [](const LoadPlan& p) {
+        auto n = [](Loading l) { return l == Loading::kEager ? "EAGER" : "LAZY"; };
+        return std::string("LoadPlan(signal_values=") + n(p.signal_values) + ", time_offsets=" +
+               n(p.time_offsets) + ", text=" + n(p.text) + ")";
+      });
+  m.attr("LoadPlan").attr("__hash__") = py::none();
+  m.attr("LoadPlan").attr("ALL_EAGER") = LoadPlan::AllEager();
+  m.attr("LoadPlan").attr("ALL_LAZY") = LoadPlan::AllLazy();
+  m.attr("RECORD_BATCH_SIZE") = kRecordBatchSize;
+  m.attr("TASK_BATCH_SIZE") = kTaskBatchSize;
+
+  py::class_<RecordStream>(m, "_RecordStream")
+      .def("next_batch", [](RecordStream& s) -> py::object {
+        std::optional<RecordStream::Batch> batch;
+        {
+          py::gil_scoped_release release;
+          batch = s.Next();
+        }
+        if (!batch) return py::none();
+        return py::cast(*batch);
+      });
+  py::class_<TaskStream>(m, "_TaskStream")
+      .def("next_batch", [](TaskStream& s) -> py::object {
+        std::optional<TaskStream::Batch> batch;
+        {
+          py::gil_scoped_release release;
+          batch = s.Next();
+        }
+        if (!batch) return py::none();
+        return TasksToPy(*batch);
+      });
+
+  py::class_<SignalValuesRef>(m, "SignalValues",
+                              "A signal's stored values found by ID without building its record.")
+      .def_property_readonly("id", &SignalValuesRef::id)
+      .def_property_readonly("record_id", &SignalValuesRef::record_id)
+      .def_property_readonly("spec", [](const SignalValuesRef& r) {
+        return std::const_pointer_cast<model::Spec>(r.spec_ptr());
+      })
+      .def_property_readonly("n_values", &SignalValuesRef::n_values)
+      .def_property_readonly("has_values", &SignalValuesRef::has_values)
+      .def("to_numpy", [](const SignalValuesRef& r, bool writable) {
+            if (writable) {
+              model::ValueArray all;
+              {
+                py::gil_scoped_release release;
+                all = r.ReadSteps(0, r.n_values());
+              }
+              return OwnedValuesToNumpy(std::move(all), r.spec());
+            }
+            std::shared_ptr<const model::ValueArray> values;
+            {
+              py::gil_scoped_release release;
+              values = r.Load();
+            }
+            return ValuesToNumpy(std::move(values), r.spec());
+          }, py::kw_only(), py::arg("writable") = false,
+          "Every value (decoded now). writable=True hands over a buffer nobody else holds.")
+      .def("read_steps", [](const SignalValuesRef& r, std::int64_t begin, std::int64_t end) {
+            model::ValueArray window;
+            {
+              py::gil_scoped_release release;
+              window = r.ReadSteps(begin, end);
+            }
+            return OwnedValuesToNumpy(std::move(window), r.spec());
+          }, py::arg("begin"), py::arg("end"));
+
+  using Guard = py::call_guard<py::gil_scoped_release>;
+  py::class_<Reader>(m, "Reader")
+      .def_static("open", [](const std::string& path, std::int64_t index_all_chunks) {
+            ReaderOptions options;
+            options.index_all_chunks = index_all_chunks;
+            return Reader::Open(path, options);
+          }, py::arg("path"), py::arg("index_all_chunks") = ReaderOptions{}.index_all_chunks, Guard())
+      .def_property_readonly("path", [](const Reader& r) { return r.path().string(); })
+      .def_property_readonly("manifest", [](const Reader& r) { return JsonToPy(manifest::ManifestToJson(r.manifest())); })
+      .def("verify", &Reader::Verify, Guard())
+      .def("read", [](Reader& r, const LoadPlan& load) { return ToShared(r.Read(load)); },
+           py::arg("load"), Guard())
+      .def("record_ids", &Reader::RecordIds, Guard())
+      .def("iter_records", [](Reader& r, std::optional<std::vector<std::int64_t>> ids,
+                              std::int64_t batch_size, const LoadPlan& load) {
+            return r.IterRecords(RecordQuery{OptionalIds(ids), batch_size, load});
+          }, py::arg("ids"), py::arg("batch_size"), py::arg("load"), Guard())
+      .def("read_tasks", [](Reader& r, py::handle inputs, std::optional<std::string> split,
+                            std::optional<std::string> type, std::vector<std::string> required,
+                            std::vector<std::string> supported, const LoadPlan& load) {
+            TaskQuery q = MakeTaskQuery(inputs, split, type, required, supported, kTaskBatchSize, load);
+            std::vector<std::shared_ptr<model::Task>> tasks;
+            {
+              py::gil_scoped_release release;
+              tasks = r.ReadTasks(q);
+            }
+            return TasksToPy(tasks);
+          })
+      .def("iter_tasks", [](Reader& r, py::handle inputs, std::optional<std::string> split,
+                            std::optional<std::string> type, std::vector<std::string> required,
+                            std::vector<std::string> supported, std::int64_t batch_size,
+                            const LoadPlan& load) {
+            TaskQuery q = MakeTaskQuery(inputs, split, type, required, supported, batch_size, load);
+            py::gil_scoped_release release;
+            return r.IterTasks(q);
+          })
+      .def("get_records", [](Reader& r, std::vector<std::int64_t> ids, const LoadPlan& load) {
+            return r.GetRecords(ids, load);
+          }, Guard())
+      .def("get_signals", [](Reader& r, std::vector<std::int64_t> ids, const LoadPlan& load) {
+            return r.GetSignals(ids, load);
+          }, Guard())
+      .def("get_tasks", [](Reader& r, std::vector<std::int64_t> ids, std::optional<std::string> type,
+                           const LoadPlan& load) {
+            std::optional<model::TaskType> t = OptionalTaskType(type);
+            std::vector<std::shared_ptr<model::Task>> tasks;
+            {
+              py::gil_scoped_release release;
+              tasks = r.GetTasks(ids, t, load);
+            }
+            return TasksToPy(tasks);
+          })
+      .def("get_signal_values", [](Reader& r, std::int64_t id) { return r.GetSignalValues(id); },
+           py::arg("id"), Guard())
+      .def("get_signal_values_many", [](Reader& r, std::vector<std::int64_t> ids) {
+            return r.GetSignalValues(ids);
+          }, py::arg("ids"), Guard())
+      .def("read_task_table", [](Reader& r, py::handle inputs, std::optional<std::string> split,
+                                 std::optional<std::string> type, std::vector<std::string> required,
+                                 std::vector<std::string> supported) {
+            TaskQuery q = MakeTaskQuery(inputs, split, type, required, supported, kTaskBatchSize, {});
+            ArrowTable t;
+            {
+              py::gil_scoped_release release;
+              t = r.ReadTaskTable(q);
+            }
+            return TableToPy(std::move(t));
+          })
+      .def("read_target_table", [](Reader& r, py::handle inputs, std::optional<std::string> split,
+                                   std::optional<std::string> type, std::vector<std::string> required,
+                                   std::vector<std::string> supported) {
+            TaskQuery q = MakeTaskQuery(inputs, split, type, required, supported, kTaskBatchSize, {});
+            ArrowTable t;
+            {
+              py::gil_scoped_release release;
+              t = r.ReadTargetTable(q);
+            }
+            return TableToPy(std::move(t));
+          })
+      .def("read_annotation_table", [](Reader& r) {
+            ArrowTable t;
+            {
+              py::gil_scoped_release release;
+              t = r.ReadAnnotationTable();
+            }
+            return TableToPy(std::move(t));
+          })
+      .def("_dump", [](Reader& r, bool values) {
+            std::string out;
+            {
+              py::gil_scoped_release release;
+              auto dataset = r.Read();
+              out = model::DumpDataset(*dataset, {.values = values}).dump();
+            }
+            return out;
+          }, py::arg("values"), "The C++ model dump of the whole release (JSON text), for tests.")
+      .def("counters", [](const Reader& r) { return CountersToPy(r.counters()); })
+      .def("close", &Reader::Close, Guard());
+}
+
+}  // namespace timef::python

@@ -1,0 +1,192 @@
+// Signal values ↔ numpy. Reads hand out the decoded buffer itself (the numpy array's base owns a
+// reference to it); writes copy the caller's array once into the writer's storage type.
+#include <cstring>
+
+#include "py_common.h"
+
+namespace timef::python {
+namespace {
+
+std::vector<py::ssize_t> ShapeOf(std::int64_t scalars, const model::Spec& spec) {
+  std::int64_t width = spec.StepWidth();
+  std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(width == 0 ? 0 : scalars / width)};
+  for (std::int64_t d : spec.value_shape) shape.push_back(static_cast<py::ssize_t>(d));
+  return shape;
+}
+
+// numpy's dtype for a storage vector; bool is stored as bytes holding 0 or 1, which is exactly
+// numpy's bool layout.
+template <class T>
+py::dtype NumpyDtype(DType dtype) {
+  if (dtype == DType::kBool) return py::dtype("?");
+  return py::dtype::of<T>();
+}
+
+py::object Masked(py::object data, const std::vector<std::uint8_t>& validity,
+                  const std::vector<py::ssize_t>& shape, py::handle validity_owner) {
+  py::module_ np = py::module_::import("numpy");
+  py::array_t<std::uint8_t> valid(
+      {static_cast<py::ssize_t>(validity.size())}, {1}, validity.data(), validity_owner);
+  py::object mask = np.attr("equal")(valid, 0);
+  if (shape.size() > 1) {
+    std::vector<py::ssize_t> mask_shape(shape.size(), 1);
+    mask_shape[0] = shape[0];
+    mask = np.attr("broadcast_to")(mask.attr("reshape")(py::cast(mask_shape)), py::cast(shape));
+    mask = np.attr("array")(mask);
+  }
+  return np.attr("ma").attr("MaskedArray")(data, py::arg("mask") = mask, py::arg("copy") = false);
+}
+
+py::object StringsToNumpy(const std::vector<std::string>& strings,
+                          const std::vector<py::ssize_t>& shape) {
+  py::list items;
+  for (const auto& s : strings) items.append(py::str(s));
+  py::module_ np = py::module_::import("numpy");
+  return np.attr("array")(items, py::arg("dtype") = "O").attr("reshape")(py::cast(shape));
+}
+
+}  // namespace
+
+py::object ValuesToNumpy(std::shared_ptr<const model::ValueArray> values, const model::Spec& spec) {
+  const model::ValueArray& array = *values;
+  std::vector<py::ssize_t> shape = ShapeOf(array.size(), spec);
+  py::capsule owner(new std::shared_ptr<const model::ValueArray>(values), [](void* p) {
+    delete static_cast<std::shared_ptr<const model::ValueArray>*>(p);
+  });
+  py::object data = std::visit(
+      [&](const auto& vec) -> py::object {
+        using T = typename std::decay_t<decltype(vec)>::value_type;
+        if constexpr (std::is_same_v<T, std::string>) {
+          return StringsToNumpy(vec, shape);
+        } else {
+          py::array out(NumpyDtype<T>(array.dtype()), shape, vec.data(), owner);
+          py::detail::array_proxy(out.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+          return out;
+        }
+      },
+      array.data());
+  if (!spec.nullable) return data;
+  if (!array.has_validity()) {
+    std::vector<std::uint8_t> all(static_cast<std::size_t>(shape[0]), 1);
+    py::capsule all_owner(new std::vector<std::uint8_t>(std::move(all)),
+                          [](void* p) { delete static_cast<std::vector<std::uint8_t>*>(p); });
+    const auto& held = *static_cast<std::vector<std::uint8_t>*>(all_owner.get_pointer());
+    return Masked(data, held, shape, all_owner);
+  }
+  return Masked(data, array.validity(), shape, owner);
+}
+
+py::object OwnedValuesToNumpy(model::ValueArray values, const model::Spec& spec) {
+  auto held = std::make_shared<model::ValueArray>(std::move(values));
+  const model::ValueArray& array = *held;
+  std::vector<py::ssize_t> shape = ShapeOf(array.size(), spec);
+  py::capsule owner(new std::shared_ptr<model::ValueArray>(held), [](void* p) {
+    delete static_cast<std::shared_ptr<model::ValueArray>*>(p);
+  });
+  py::object data = std::visit(
+      [&](const auto& vec) -> py::object {
+        using T = typename std::decay_t<decltype(vec)>::value_type;
+        if constexpr (std::is_same_v<T, std::string>) {
+          return StringsToNumpy(vec, shape);
+        } else {
+          // The array is the only holder of this buffer, so it may be written to.
+          return py::array(NumpyDtype<T>(array.dtype()), shape, const_cast<T*>(vec.data()), owner);
+        }
+      },
+      array.data());
+  if (!spec.nullable) return data;
+  std::vector<std::uint8_t> validity = array.has_validity()
+                                           ? array.validity()
+                                           : std::vector<std::uint8_t>(shape[0], 1);
+  py::capsule validity_owner(new std::vector<std::uint8_t>(std::move(validity)),
+                             [](void* p) { delete static_cast<std::vector<std::uint8_t>*>(p); });
+  return Masked(data, *static_cast<std::vector<std::uint8_t>*>(validity_owner.get_pointer()), shape,
+                validity_owner);
+}
+
+namespace {
+
+template <class T>
+std::vector<T> CopyAs(py::handle object, const char* numpy_dtype) {
+  py::module_ np = py::module_::import("numpy");
+  py::array flat = np.attr("ascontiguousarray")(np.attr("asarray")(object, py::arg("dtype") = numpy_dtype))
+                       .attr("reshape")(-1);
+  std::vector<T> out(static_cast<std::size_t>(flat.size()));
+  if (!out.empty()) std::memcpy(out.data(), flat.data(), out.size() * sizeof(T));
+  return out;
+}
+
+std::vector<std::string> Strings(py::handle object, const std::string& what) {
+  std::vector<std::string> out;
+  py::module_ np = py::module_::import("numpy");
+  py::object flat = np.attr("asarray")(object, py::arg("dtype") = "O").attr("reshape")(-1);
+  for (auto item : flat) {
+    if (!py::isinstance<py::str>(item))
+      throw ValidationError(ErrorSite{.object = what}, "values: expected str elements");
+    out.push_back(item.cast<std::string>());
+  }
+  return out;
+}
+
+}  // namespace
+
+model::ValueArray NumpyToValues(py::handle object, const model::Spec& spec, const std::string& what) {
+  py::module_ np = py::module_::import("numpy");
+  std::vector<std::uint8_t> validity;
+  py::object data = py::reinterpret_borrow<py::object>(object);
+  if (py::isinstance(object, np.attr("ma").attr("MaskedArray"))) {
+    py::object mask = np.attr("ma").attr("getmaskarray")(object);
+    std::int64_t width = spec.StepWidth();
+    py::object step_mask = mask.attr("reshape")(-1);
+    if (width > 1) step_mask = mask.attr("reshape")(-1, width).attr("any")(py::arg("axis") = 1);
+    std::vector<std::uint8_t> nulls = CopyAs<std::uint8_t>(step_mask, "u1");
+    validity.resize(nulls.size());
+    bool any_null = false;
+    for (std::size_t i = 0; i < nulls.size(); ++i) {
+      validity[i] = nulls[i] ? 0 : 1;
+      any_null |= nulls[i] != 0;
+    }
+    if (!any_null) validity.clear();
+    // Null steps still need a stored placeholder: 0, "" or (enum labels) the first category.
+    std::string kind = py::str(object.attr("dtype").attr("kind")).cast<std::string>();
+    bool numeric = kind == "i" || kind == "u" || kind == "f" || kind == "b";
+    py::object fill = numeric ? py::object(py::int_(0))
+                      : spec.dtype == DType::kEnum ? py::object(py::str(spec.categories.at(0)))
+                                                   : py::object(py::str(""));
+    data = object.attr("filled")(fill);
+  }
+  switch (spec.dtype) {
+    case DType::kBool: {
+      std::vector<std::uint8_t> bytes = CopyAs<std::uint8_t>(np.attr("asarray")(data, "?"), "u1");
+      return model::ValueArray(DType::kBool, std::move(bytes), std::move(validity));
+    }
+    case DType::kUint8:
+      return model::ValueArray::Of(CopyAs<std::uint8_t>(data, "u1"), std::move(validity));
+    case DType::kInt8:
+      return model::ValueArray::Of(CopyAs<std::int8_t>(data, "i1"), std::move(validity));
+    case DType::kInt16:
+      return model::ValueArray::Of(CopyAs<std::int16_t>(data, "i2"), std::move(validity));
+    case DType::kInt32:
+      return model::ValueArray::Of(CopyAs<std::int32_t>(data, "i4"), std::move(validity));
+    case DType::kUint16:
+      return model::ValueArray::Of(CopyAs<std::uint16_t>(data, "u2"), std::move(validity));
+    case DType::kUint32:
+      return model::ValueArray::Of(CopyAs<std::uint32_t>(data, "u4"), std::move(validity));
+    case DType::kFloat32:
+      return model::ValueArray::Of(CopyAs<float>(data, "f4"), std::move(validity));
+    case DType::kFloat64:
+      return model::ValueArray::Of(CopyAs<double>(data, "f8"), std::move(validity));
+    case DType::kStr:
+      return model::ValueArray::Of(Strings(data, what), std::move(validity));
+    case DType::kEnum: {
+      py::object arr = np.attr("asarray")(data);
+      if (py::str(arr.attr("dtype").attr("kind")).cast<std::string>() == "i" ||
+          py::str(arr.attr("dtype").attr("kind")).cast<std::string>() == "u")
+        return model::ValueArray::EnumCodes(CopyAs<std::int32_t>(arr, "i4"), std::move(validity));
+      return model::ValueArray::EnumLabels(Strings(data, what), std::move(validity));
+    }
+  }
+  throw ValidationError(ErrorSite{.object = what}, "unsupported dtype");
+}
+
+}  // namespace timef::python

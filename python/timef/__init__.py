@@ -1,0 +1,62 @@
+"""timef: read and write TimeF time-series datasets.
+
+Reading::
+
+    import timef
+    with timef.TimeFReader.open(release_dir) as reader:
+        for record in reader.iter_records():
+            lead = record.signals[0].to_numpy()
+
+Writing: build a timef.Dataset of Records, Sources, Signals (numpy values, or a callable returning
+them when the writer needs them) and tasks, then ``timef.write(dataset, root, card={...})``.
+
+Errors are timef.Error subclasses: ValidationError (NotFoundError, also a LookupError),
+FormatError (FileError, ManifestError) and ReaderError. docs/python.md has the whole guide.
+"""
+
+from . import _timef
+from ._timef import (  # noqa: F401
+    Annotatable, Annotation, Dataset, Error, FileError, FormatError, LoadPlan, Loading,
+    ManifestError, NotFoundError, ReaderError, Record, RECORD_BATCH_SIZE, ScopedSpan, Signal,
+    SignalValues, Source, Spec, StepInterval, StepPoint, Table, Task, TASK_BATCH_SIZE, TextHandle,
+    TextListHandle, TimeAxis, TimeInterval, TimePoint, ValidationError,
+)
+from ._tasks import (  # noqa: F401
+    AnswerTask, ClassificationTask, ForecastingTask, ScalarPredictionTask, TASK_CLASSES,
+    TemporalLocalizationTask, TsCorrespondenceTask, TsEditingTask, TsGenerationTask,
+)
+from ._reader import TimeFReader, open, read_value, read_values  # noqa: F401
+
+__version__ = _timef.__version__
+
+_OPTION_NAMES = ("chunk_max_bytes", "row_group_target_bytes", "shard_target_bytes",
+                 "data_page_target_bytes", "compression", "compression_level", "threads",
+                 "text_pack_threshold_bytes", "audit")
+
+
+def write(dataset, root=None, *, card, release_dir=None, progress=None, **options):
+    """Writes ``dataset`` as one committed release and returns its directory.
+
+    ``root``: a registry root (the release goes to ``<root>/<org>/<name>/<version>``), or
+    ``release_dir``: an explicit release directory. ``card``: the dataset card as a dict (name,
+    description, license, license_url, domains, tags, source_url, source_revision, citation,
+    access, access_url, value_encoding). ``options``: writer options (chunk_max_bytes,
+    row_group_target_bytes, shard_target_bytes, data_page_target_bytes, compression,
+    compression_level, threads, text_pack_threshold_bytes, audit). ``progress``: called as
+    ``progress(stage, bytes_done, bytes_total, shard)``.
+
+    IDs are assigned to the objects that have none. On any failure nothing is published.
+    """
+    import os
+    if (root is None) == (release_dir is None):
+        raise ValidationError("write: give exactly one of root and release_dir")
+    for name in options:
+        if name not in _OPTION_NAMES:
+            raise ValidationError(f"write: unknown option '{name}'")
+    return _timef._write(dataset, dict(card),
+                         None if root is None else os.fspath(root),
+                         None if release_dir is None else os.fspath(release_dir),
+                         options, progress)
+
+
+__all__ = [n for n in dir() if not n.startswith("_") and n not in ("annotations",)]
