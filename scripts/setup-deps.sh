@@ -22,6 +22,7 @@ packages=(
   libsnappy-dev zlib1g-dev liblz4-dev libdeflate-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-jsonschema python3-numpy
+  python3-dev python3-pybind11 python3-pytest python3-torch python3-pandas
   nodejs npm
 )
 

@@ -32,8 +32,9 @@ void Raise(const char* name, const Error& e) {
 
 void BindErrors(py::module_& m) {
   py::object error = NewClass(m, "Error", PyExc_Exception, "Base of every timef error.");
-  py::object validation = NewClass(m, "ValidationError", error,
-                                   "A bad argument, object or option (nothing was written or read).");
+  py::object validation =
+      NewClass(m, "ValidationError", error,
+               "A bad argument, object or option (nothing was written or read).");
   NewClass(m, "NotFoundError", py::make_tuple(validation, py::handle(PyExc_LookupError)),
            "An ID, alias or object the dataset does not have.");
   py::object format =

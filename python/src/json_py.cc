@@ -53,7 +53,8 @@ Json PyToJson(py::handle object, const std::string& what) {
   }
   if (py::isinstance<py::float_>(object)) {
     double v = object.cast<double>();
-    if (!std::isfinite(v)) throw ValidationError(ErrorSite{.object = what}, "JSON has no NaN or infinity");
+    if (!std::isfinite(v))
+      throw ValidationError(ErrorSite{.object = what}, "JSON has no NaN or infinity");
     return v;
   }
   if (py::isinstance<py::str>(object)) return object.cast<std::string>();
@@ -74,9 +75,9 @@ Json PyToJson(py::handle object, const std::string& what) {
     return out;
   }
   if (py::hasattr(object, "tolist")) return PyToJson(object.attr("tolist")(), what);  // numpy
-  throw ValidationError(ErrorSite{.object = what},
-                        "cannot store a " + std::string(py::str(object.get_type().attr("__name__"))) +
-                            " as JSON");
+  throw ValidationError(
+      ErrorSite{.object = what},
+      "cannot store a " + std::string(py::str(object.get_type().attr("__name__"))) + " as JSON");
 }
 
 }  // namespace timef::python

@@ -70,9 +70,11 @@ AnnotationValue PyToAnnotationValue(py::handle v, const std::string& what) {
   if (py::isinstance<py::bool_>(v)) return AnnotationValue::OfBoolean(v.cast<bool>());
   if (py::isinstance<py::int_>(v) ||
       (py::hasattr(v, "__index__") && !py::isinstance<py::float_>(v)))
-    return AnnotationValue::OfInteger(py::int_(py::reinterpret_borrow<py::object>(v)).cast<std::int64_t>());
+    return AnnotationValue::OfInteger(
+        py::int_(py::reinterpret_borrow<py::object>(v)).cast<std::int64_t>());
   if (py::isinstance<py::float_>(v)) return AnnotationValue::OfFloat(v.cast<double>());
-  if (py::isinstance<py::str>(v) || IsTextHandle(v)) return AnnotationValue::OfText(PyToText(v, what));
+  if (py::isinstance<py::str>(v) || IsTextHandle(v))
+    return AnnotationValue::OfText(PyToText(v, what));
   if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v) || IsTextListHandle(v))
     return AnnotationValue::OfTextList(PyToTextList(v, what));
   throw ValidationError(ErrorSite{.object = what},
@@ -82,7 +84,8 @@ AnnotationValue PyToAnnotationValue(py::handle v, const std::string& what) {
 std::shared_ptr<AnnotationContent> MakeContent(const std::string& key, py::handle value,
                                                py::handle unit, py::handle description,
                                                py::handle content_metadata) {
-  auto content = std::make_shared<AnnotationContent>(key, PyToAnnotationValue(value, "annotation '" + key + "'"));
+  auto content = std::make_shared<AnnotationContent>(
+      key, PyToAnnotationValue(value, "annotation '" + key + "'"));
   if (!unit.is_none()) content->set_unit(unit.cast<std::string>());
   if (!description.is_none()) content->set_description(description.cast<std::string>());
   if (!content_metadata.is_none())
@@ -98,10 +101,9 @@ void ApplyOccurrence(Annotation& a, py::handle metadata, py::handle confidence,
 }
 
 std::shared_ptr<Annotation> AnnotateObject(Annotatable& o, const std::string& key, py::handle value,
-                                           py::handle span, py::handle unit,
-                                           py::handle description, py::handle metadata,
-                                           py::handle content_metadata, py::handle confidence,
-                                           py::handle provenance) {
+                                           py::handle span, py::handle unit, py::handle description,
+                                           py::handle metadata, py::handle content_metadata,
+                                           py::handle confidence, py::handle provenance) {
   auto a = o.Annotate(MakeContent(key, value, unit, description, content_metadata), PyToSpan(span));
   ApplyOccurrence(*a, metadata, confidence, provenance);
   return a;
@@ -126,21 +128,27 @@ void BindSpans(py::module_& m) {
            py::arg("offset_us"))
       .def_readonly("offset_us", &model::TimePoint::offset_us)
       .def("__eq__", [](const model::TimePoint& a, const model::TimePoint& b) { return a == b; })
-      .def("__hash__", [](const model::TimePoint& a) { return py::hash(py::make_tuple(a.offset_us)); })
+      .def("__hash__",
+           [](const model::TimePoint& a) { return py::hash(py::make_tuple(a.offset_us)); })
       .def("__repr__", [](const model::TimePoint& a) {
         return "TimePoint(offset_us=" + std::to_string(a.offset_us) + ")";
       });
   py::class_<model::TimeInterval>(m, "TimeInterval",
                                   "A half-open interval [start_us, end_us) of µs offsets.")
       .def(py::init([](std::int64_t start, std::int64_t end) {
-             if (end < start) throw ValidationError(ErrorSite{.object = "TimeInterval"}, "end_us < start_us");
+             if (end < start)
+               throw ValidationError(ErrorSite{.object = "TimeInterval"}, "end_us < start_us");
              return model::TimeInterval{start, end};
            }),
            py::arg("start_us"), py::arg("end_us"))
       .def_readonly("start_us", &model::TimeInterval::start_us)
       .def_readonly("end_us", &model::TimeInterval::end_us)
-      .def("__eq__", [](const model::TimeInterval& a, const model::TimeInterval& b) { return a == b; })
-      .def("__hash__", [](const model::TimeInterval& a) { return py::hash(py::make_tuple(a.start_us, a.end_us)); })
+      .def("__eq__",
+           [](const model::TimeInterval& a, const model::TimeInterval& b) { return a == b; })
+      .def("__hash__",
+           [](const model::TimeInterval& a) {
+             return py::hash(py::make_tuple(a.start_us, a.end_us));
+           })
       .def("__repr__", [](const model::TimeInterval& a) {
         return "TimeInterval(start_us=" + std::to_string(a.start_us) +
                ", end_us=" + std::to_string(a.end_us) + ")";
@@ -153,18 +161,23 @@ void BindSpans(py::module_& m) {
       .def("__repr__", [](const model::StepPoint& a) {
         return "StepPoint(step=" + std::to_string(a.step) + ")";
       });
-  py::class_<model::StepInterval>(m, "StepInterval", "Steps [start, end) of one signal (task spans).")
+  py::class_<model::StepInterval>(m, "StepInterval",
+                                  "Steps [start, end) of one signal (task spans).")
       .def(py::init([](std::int64_t start, std::int64_t end) {
-             if (end < start) throw ValidationError(ErrorSite{.object = "StepInterval"}, "end < start");
+             if (end < start)
+               throw ValidationError(ErrorSite{.object = "StepInterval"}, "end < start");
              return model::StepInterval{start, end};
            }),
            py::arg("start"), py::arg("end"))
       .def_readonly("start", &model::StepInterval::start)
       .def_readonly("end", &model::StepInterval::end)
-      .def("__eq__", [](const model::StepInterval& a, const model::StepInterval& b) { return a == b; })
-      .def("__hash__", [](const model::StepInterval& a) { return py::hash(py::make_tuple(a.start, a.end)); })
+      .def("__eq__",
+           [](const model::StepInterval& a, const model::StepInterval& b) { return a == b; })
+      .def("__hash__",
+           [](const model::StepInterval& a) { return py::hash(py::make_tuple(a.start, a.end)); })
       .def("__repr__", [](const model::StepInterval& a) {
-        return "StepInterval(start=" + std::to_string(a.start) + ", end=" + std::to_string(a.end) + ")";
+        return "StepInterval(start=" + std::to_string(a.start) + ", end=" + std::to_string(a.end) +
+               ")";
       });
 }
 
@@ -185,7 +198,8 @@ void BindSpecAndAxis(py::module_& m) {
              s.value_shape = std::move(value_shape);
              s.dimension_names = std::move(dimension_names);
              s.nullable = nullable;
-             s.modality = RequireName(ParseModality(modality), "spec '" + s.spec_type + "' modality", modality);
+             s.modality = RequireName(ParseModality(modality),
+                                      "spec '" + s.spec_type + "' modality", modality);
              return Mutable(model::Spec::Make(std::move(s)));
            }),
            py::arg("spec_type"), py::kw_only(), py::arg("name") = py::none(),
@@ -196,13 +210,19 @@ void BindSpecAndAxis(py::module_& m) {
            py::arg("modality") = "time_series")
       .def_readonly("spec_type", &model::Spec::spec_type)
       .def_readonly("name", &model::Spec::name)
-      .def_property_readonly("dtype", [](const model::Spec& s) { return std::string(ToString(s.dtype)); })
+      .def_property_readonly("dtype",
+                             [](const model::Spec& s) { return std::string(ToString(s.dtype)); })
       .def_readonly("unit", &model::Spec::unit)
-      .def_property_readonly("categories", [](const model::Spec& s) { return py::tuple(py::cast(s.categories)); })
-      .def_property_readonly("value_shape", [](const model::Spec& s) { return py::tuple(py::cast(s.value_shape)); })
-      .def_property_readonly("dimension_names", [](const model::Spec& s) { return py::tuple(py::cast(s.dimension_names)); })
+      .def_property_readonly("categories",
+                             [](const model::Spec& s) { return py::tuple(py::cast(s.categories)); })
+      .def_property_readonly(
+          "value_shape", [](const model::Spec& s) { return py::tuple(py::cast(s.value_shape)); })
+      .def_property_readonly(
+          "dimension_names",
+          [](const model::Spec& s) { return py::tuple(py::cast(s.dimension_names)); })
       .def_readonly("nullable", &model::Spec::nullable)
-      .def_property_readonly("modality", [](const model::Spec& s) { return std::string(ToString(s.modality)); })
+      .def_property_readonly("modality",
+                             [](const model::Spec& s) { return std::string(ToString(s.modality)); })
       .def("__eq__", [](const model::Spec& a, const model::Spec& b) { return a == b; })
       .def("__repr__", [](const model::Spec& s) {
         return "Spec(" + py::repr(py::str(s.spec_type)).cast<std::string>() + ", dtype='" +
@@ -212,25 +232,37 @@ void BindSpecAndAxis(py::module_& m) {
 
   py::class_<model::TimeAxis, std::shared_ptr<model::TimeAxis>>(
       m, "TimeAxis", "How steps map to time: regular, irregular or ordinal (immutable, shared).")
-      .def_static("regular", [](std::int64_t num, std::int64_t den, std::int64_t start_index, std::int64_t offset_us) {
+      .def_static(
+          "regular",
+          [](std::int64_t num, std::int64_t den, std::int64_t start_index, std::int64_t offset_us) {
             return Mutable(model::TimeAxis::Regular(num, den, start_index, offset_us));
-          }, py::arg("period_us"), py::arg("period_denominator") = 1, py::kw_only(),
+          },
+          py::arg("period_us"), py::arg("period_denominator") = 1, py::kw_only(),
           py::arg("start_index") = 0, py::arg("offset_us") = 0,
           "A regular axis with a period of period_us/period_denominator µs.")
-      .def_static("from_rate", [](std::int64_t num, std::int64_t den, std::int64_t start_index, std::int64_t offset_us) {
+      .def_static(
+          "from_rate",
+          [](std::int64_t num, std::int64_t den, std::int64_t start_index, std::int64_t offset_us) {
             return Mutable(model::TimeAxis::RegularFromRate(num, den, start_index, offset_us));
-          }, py::arg("rate_hz"), py::arg("rate_denominator") = 1, py::kw_only(),
+          },
+          py::arg("rate_hz"), py::arg("rate_denominator") = 1, py::kw_only(),
           py::arg("start_index") = 0, py::arg("offset_us") = 0,
           "A regular axis sampled at rate_hz/rate_denominator Hz.")
-      .def_static("irregular", [](py::handle offsets) {
+      .def_static(
+          "irregular",
+          [](py::handle offsets) {
             py::module_ np = py::module_::import("numpy");
-            py::array_t<std::int64_t, py::array::c_style | py::array::forcecast> a(np.attr("asarray")(offsets, "i8"));
+            py::array_t<std::int64_t, py::array::c_style | py::array::forcecast> a(
+                np.attr("asarray")(offsets, "i8"));
             std::vector<std::int64_t> v(a.data(), a.data() + a.size());
             return Mutable(model::TimeAxis::Irregular(std::move(v)));
-          }, py::arg("offsets_us"), "An irregular axis with explicit µs offsets.")
-      .def_static("ordinal", [] { return Mutable(model::TimeAxis::Ordinal()); },
-                  "Steps with an order but no time.")
-      .def_property_readonly("type", [](const model::TimeAxis& a) { return std::string(ToString(a.type())); })
+          },
+          py::arg("offsets_us"), "An irregular axis with explicit µs offsets.")
+      .def_static(
+          "ordinal", [] { return Mutable(model::TimeAxis::Ordinal()); },
+          "Steps with an order but no time.")
+      .def_property_readonly(
+          "type", [](const model::TimeAxis& a) { return std::string(ToString(a.type())); })
       .def_property_readonly("period_numerator_us", &model::TimeAxis::period_numerator_us)
       .def_property_readonly("period_denominator", &model::TimeAxis::period_denominator)
       .def_property_readonly("start_index", &model::TimeAxis::start_index)
@@ -250,10 +282,14 @@ void BindAnnotations(py::module_& m) {
       "What an annotation says (key, value, unit, description, metadata); occurrences that carry "
       "one stored content share this object.")
       .def_property_readonly("key", &AnnotationContent::name)
-      .def_property_readonly("value", [](const AnnotationContent& c) { return AnnotationValueToPy(c.value()); })
-      .def_property_readonly("unit", [](const AnnotationContent& c) { return OptionalStr(c.unit()); })
-      .def_property_readonly("description", [](const AnnotationContent& c) { return OptionalStr(c.description()); })
-      .def_property_readonly("metadata", [](const AnnotationContent& c) { return JsonToPy(c.metadata()); });
+      .def_property_readonly(
+          "value", [](const AnnotationContent& c) { return AnnotationValueToPy(c.value()); })
+      .def_property_readonly("unit",
+                             [](const AnnotationContent& c) { return OptionalStr(c.unit()); })
+      .def_property_readonly(
+          "description", [](const AnnotationContent& c) { return OptionalStr(c.description()); })
+      .def_property_readonly("metadata",
+                             [](const AnnotationContent& c) { return JsonToPy(c.metadata()); });
 
   py::class_<Annotation, std::shared_ptr<Annotation>>(
       m, "Annotation",
@@ -272,40 +308,52 @@ void BindAnnotations(py::module_& m) {
            py::arg("content_metadata") = py::none(), py::arg("confidence") = py::none(),
            py::arg("provenance") = py::none())
       .def_property_readonly("key", &Annotation::key)
-      .def_property_readonly("content", [](const Annotation& a) {
-        return std::const_pointer_cast<AnnotationContent>(a.content());
-      })
-      .def_property_readonly("value", [](const Annotation& a) { return AnnotationValueToPy(a.content()->value()); })
-      .def_property_readonly("unit", [](const Annotation& a) { return OptionalStr(a.content()->unit()); })
-      .def_property_readonly("description", [](const Annotation& a) { return OptionalStr(a.content()->description()); })
-      .def_property_readonly("content_metadata", [](const Annotation& a) { return JsonToPy(a.content()->metadata()); })
+      .def_property_readonly("content",
+                             [](const Annotation& a) {
+                               return std::const_pointer_cast<AnnotationContent>(a.content());
+                             })
+      .def_property_readonly(
+          "value", [](const Annotation& a) { return AnnotationValueToPy(a.content()->value()); })
+      .def_property_readonly("unit",
+                             [](const Annotation& a) { return OptionalStr(a.content()->unit()); })
+      .def_property_readonly(
+          "description",
+          [](const Annotation& a) { return OptionalStr(a.content()->description()); })
+      .def_property_readonly("content_metadata",
+                             [](const Annotation& a) { return JsonToPy(a.content()->metadata()); })
       .def_property_readonly("span", [](const Annotation& a) { return SpanToPy(a.span()); })
-      .def_property_readonly("provenance", [](const Annotation& a) {
-        return a.provenance() ? JsonToPy(*a.provenance()) : py::none();
-      })
+      .def_property_readonly("provenance",
+                             [](const Annotation& a) {
+                               return a.provenance() ? JsonToPy(*a.provenance()) : py::none();
+                             })
       .def_property_readonly("confidence", &Annotation::confidence)
       .def_property_readonly("metadata", [](const Annotation& a) { return JsonToPy(a.metadata()); })
-      .def_property_readonly("inherited_from", [](const Annotation& a) { return OptionalStr(a.inherited_from()); })
-      .def("shares_content_with", [](const Annotation& a, const Annotation& b) { return a.content() == b.content(); },
-           "True when both occurrences carry one stored content.")
-      .def("__repr__", [](const Annotation& a) { return "Annotation(" + py::repr(py::str(a.key())).cast<std::string>() + ")"; });
+      .def_property_readonly("inherited_from",
+                             [](const Annotation& a) { return OptionalStr(a.inherited_from()); })
+      .def(
+          "shares_content_with",
+          [](const Annotation& a, const Annotation& b) { return a.content() == b.content(); },
+          "True when both occurrences carry one stored content.")
+      .def("__repr__", [](const Annotation& a) {
+        return "Annotation(" + py::repr(py::str(a.key())).cast<std::string>() + ")";
+      });
 
-  py::class_<Annotatable, std::shared_ptr<Annotatable>>(m, "Annotatable",
-                                                        "Base of the objects that carry annotations.")
+  py::class_<Annotatable, std::shared_ptr<Annotatable>>(
+      m, "Annotatable", "Base of the objects that carry annotations.")
       .def_property_readonly("annotations", [](const Annotatable& o) { return o.annotations(); })
-      .def("annotate",
-           [](Annotatable& o, const std::string& key, py::object value, py::object span,
-              py::object unit, py::object description, py::object metadata,
-              py::object content_metadata, py::object confidence, py::object provenance) {
-             return AnnotateObject(o, key, value, span, unit, description, metadata,
-                                   content_metadata, confidence, provenance);
-           },
-           py::arg("key"), py::arg("value") = py::none(), py::kw_only(),
-           py::arg("span") = py::none(), py::arg("unit") = py::none(),
-           py::arg("description") = py::none(), py::arg("metadata") = py::none(),
-           py::arg("content_metadata") = py::none(), py::arg("confidence") = py::none(),
-           py::arg("provenance") = py::none(),
-           "Attaches a new occurrence and returns it.")
+      .def(
+          "annotate",
+          [](Annotatable& o, const std::string& key, py::object value, py::object span,
+             py::object unit, py::object description, py::object metadata,
+             py::object content_metadata, py::object confidence, py::object provenance) {
+            return AnnotateObject(o, key, value, span, unit, description, metadata,
+                                  content_metadata, confidence, provenance);
+          },
+          py::arg("key"), py::arg("value") = py::none(), py::kw_only(),
+          py::arg("span") = py::none(), py::arg("unit") = py::none(),
+          py::arg("description") = py::none(), py::arg("metadata") = py::none(),
+          py::arg("content_metadata") = py::none(), py::arg("confidence") = py::none(),
+          py::arg("provenance") = py::none(), "Attaches a new occurrence and returns it.")
       .def("add_annotation", &Annotatable::AddAnnotation, py::arg("annotation"),
            "Attaches an existing occurrence (an Annotation object).");
 }
@@ -313,66 +361,76 @@ void BindAnnotations(py::module_& m) {
 void BindTree(py::module_& m) {
   py::class_<model::Signal, Annotatable, std::shared_ptr<model::Signal>>(
       m, "Signal", "A leaf time series: name, spec, axis, n_values, values, annotations.")
-      .def(py::init([](std::string name, std::shared_ptr<model::Spec> spec,
-                       std::shared_ptr<model::TimeAxis> axis, py::object values,
-                       std::optional<std::int64_t> n_values, py::object metadata,
-                       std::optional<std::string> source_id) {
-             std::shared_ptr<model::Signal> s;
-             if (!values.is_none() && !PyCallable_Check(values.ptr())) {
-               model::ValueArray array = NumpyToValues(values, *spec, "signal '" + name + "'");
-               s = std::make_shared<model::Signal>(std::move(name), spec, axis, std::move(array));
-               if (n_values && *n_values != s->n_values())
-                 throw ValidationError(ErrorSite{.object = s->Describe(), .where = "n_values"},
-                                       "differs from the number of values given");
-             } else {
-               if (!n_values)
-                 throw ValidationError(ErrorSite{.object = "signal '" + name + "'", .where = "n_values"},
-                                       "required when values are not given as an array");
-               s = std::make_shared<model::Signal>(std::move(name), spec, axis, *n_values);
-               if (!values.is_none()) {
-                 // The writer calls the loader on its own thread of work with the GIL released;
-                 // the callable is released under the GIL as well.
-                 auto fn = std::shared_ptr<py::object>(new py::object(values), [](py::object* p) {
-                   py::gil_scoped_acquire gil;
-                   delete p;
-                 });
-                 auto spec_held = spec;
-                 std::string what = s->Describe();
-                 s->SetLoader([fn, spec_held, what]() {
-                   py::gil_scoped_acquire gil;
-                   return NumpyToValues((*fn)(), *spec_held, what + " loader");
-                 });
-               }
-             }
-             if (!metadata.is_none()) s->set_metadata(PyToJson(metadata, s->Describe() + " metadata"));
-             s->set_source_id(std::move(source_id));
-             return s;
-           }),
-           py::arg("name"), py::arg("spec"), py::arg("axis"), py::arg("values") = py::none(),
-           py::kw_only(), py::arg("n_values") = py::none(), py::arg("metadata") = py::none(),
-           py::arg("source_id") = py::none(),
-           "values: a numpy array (or masked array for nulls), or a callable returning one when the "
-           "writer needs it (then n_values is required).")
+      .def(
+          py::init([](std::string name, std::shared_ptr<model::Spec> spec,
+                      std::shared_ptr<model::TimeAxis> axis, py::object values,
+                      std::optional<std::int64_t> n_values, py::object metadata,
+                      std::optional<std::string> source_id) {
+            std::shared_ptr<model::Signal> s;
+            if (!values.is_none() && !PyCallable_Check(values.ptr())) {
+              model::ValueArray array = NumpyToValues(values, *spec, "signal '" + name + "'");
+              s = std::make_shared<model::Signal>(std::move(name), spec, axis, std::move(array));
+              if (n_values && *n_values != s->n_values())
+                throw ValidationError(ErrorSite{.object = s->Describe(), .where = "n_values"},
+                                      "differs from the number of values given");
+            } else {
+              if (!n_values)
+                throw ValidationError(
+                    ErrorSite{.object = "signal '" + name + "'", .where = "n_values"},
+                    "required when values are not given as an array");
+              s = std::make_shared<model::Signal>(std::move(name), spec, axis, *n_values);
+              if (!values.is_none()) {
+                // The writer calls the loader on its own thread of work with the GIL released;
+                // the callable is released under the GIL as well.
+                auto fn = std::shared_ptr<py::object>(new py::object(values), [](py::object* p) {
+                  py::gil_scoped_acquire gil;
+                  delete p;
+                });
+                auto spec_held = spec;
+                std::string what = s->Describe();
+                s->SetLoader([fn, spec_held, what]() {
+                  py::gil_scoped_acquire gil;
+                  return NumpyToValues((*fn)(), *spec_held, what + " loader");
+                });
+              }
+            }
+            if (!metadata.is_none())
+              s->set_metadata(PyToJson(metadata, s->Describe() + " metadata"));
+            s->set_source_id(std::move(source_id));
+            return s;
+          }),
+          py::arg("name"), py::arg("spec"), py::arg("axis"), py::arg("values") = py::none(),
+          py::kw_only(), py::arg("n_values") = py::none(), py::arg("metadata") = py::none(),
+          py::arg("source_id") = py::none(),
+          "values: a numpy array (or masked array for nulls), or a callable returning one when the "
+          "writer needs it (then n_values is required).")
       .def_property_readonly("id", &model::Signal::id)
       .def_property_readonly("name", &model::Signal::name)
       .def_property_readonly("spec", [](const model::Signal& s) { return Mutable(s.spec()); })
       .def_property_readonly("axis", [](const model::Signal& s) { return Mutable(s.axis()); })
       .def_property_readonly("n_values", &model::Signal::n_values)
-      .def_property_readonly("import_marker", [](const model::Signal& s) { return ImportToPy(s.import_marker()); },
-                             "{'alias', 'parent_id'} of an object imported from a parent, else None.")
+      .def_property_readonly(
+          "import_marker", [](const model::Signal& s) { return ImportToPy(s.import_marker()); },
+          "{'alias', 'parent_id'} of an object imported from a parent, else None.")
       .def_property_readonly("source_id", &model::Signal::source_id)
-      .def_property("metadata", [](const model::Signal& s) { return JsonToPy(s.metadata()); },
-                    [](model::Signal& s, py::handle v) { s.set_metadata(PyToJson(v, s.Describe() + " metadata")); })
+      .def_property(
+          "metadata", [](const model::Signal& s) { return JsonToPy(s.metadata()); },
+          [](model::Signal& s, py::handle v) {
+            s.set_metadata(PyToJson(v, s.Describe() + " metadata"));
+          })
       .def_property_readonly("source", &model::Signal::source)
-      .def_property_readonly("record", [](const model::Signal& s) -> std::shared_ptr<model::Record> {
-        auto src = s.source();
-        return src ? src->record() : nullptr;
-      })
+      .def_property_readonly("record",
+                             [](const model::Signal& s) -> std::shared_ptr<model::Record> {
+                               auto src = s.source();
+                               return src ? src->record() : nullptr;
+                             })
       .def_property_readonly("has_values", &model::Signal::has_values)
-      .def_property_readonly("is_loaded", [](const model::Signal& s) {
-        return s.has_values() && s.values()->is_loaded();
-      })
-      .def("to_numpy", [](const model::Signal& s) {
+      .def_property_readonly(
+          "is_loaded",
+          [](const model::Signal& s) { return s.has_values() && s.values()->is_loaded(); })
+      .def(
+          "to_numpy",
+          [](const model::Signal& s) {
             std::shared_ptr<const model::ValueArray> values;
             {
               py::gil_scoped_release release;
@@ -382,16 +440,21 @@ void BindTree(py::module_& m) {
           },
           "Every value as a numpy array of the declared dtype and shape [n_values, *value_shape] "
           "(read-only; no copy once decoded; a masked array for a nullable spec).")
-      .def("read_steps", [](const model::Signal& s, std::int64_t begin, std::int64_t end) {
+      .def(
+          "read_steps",
+          [](const model::Signal& s, std::int64_t begin, std::int64_t end) {
             model::ValueArray window;
             {
               py::gil_scoped_release release;
               window = s.ReadSteps(begin, end);
             }
             return OwnedValuesToNumpy(std::move(window), *s.spec());
-          }, py::arg("begin"), py::arg("end"),
+          },
+          py::arg("begin"), py::arg("end"),
           "Steps [begin, end) (end is clamped to n_values); decodes only the chunks it needs.")
-      .def("time_offsets_us", [](const model::Signal& s) -> py::object {
+      .def(
+          "time_offsets_us",
+          [](const model::Signal& s) -> py::object {
             const auto& axis = *s.axis();
             if (axis.is_ordinal())
               throw ValidationError(ErrorSite{.object = s.Describe(), .where = "axis"},
@@ -402,11 +465,14 @@ void BindTree(py::module_& m) {
                 py::gil_scoped_release release;
                 offsets = axis.LoadOffsets();
               }
-              py::capsule owner(new std::shared_ptr<const std::vector<std::int64_t>>(offsets), [](void* p) {
-                delete static_cast<std::shared_ptr<const std::vector<std::int64_t>>*>(p);
-              });
-              py::array_t<std::int64_t> out({static_cast<py::ssize_t>(offsets->size())}, {8}, offsets->data(), owner);
-              py::detail::array_proxy(out.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+              py::capsule owner(
+                  new std::shared_ptr<const std::vector<std::int64_t>>(offsets), [](void* p) {
+                    delete static_cast<std::shared_ptr<const std::vector<std::int64_t>>*>(p);
+                  });
+              py::array_t<std::int64_t> out({static_cast<py::ssize_t>(offsets->size())}, {8},
+                                            offsets->data(), owner);
+              py::detail::array_proxy(out.ptr())->flags &=
+                  ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
               return out;
             }
             py::array_t<std::int64_t> out(static_cast<py::ssize_t>(s.n_values()));
@@ -416,34 +482,46 @@ void BindTree(py::module_& m) {
           },
           "µs offsets of every step from the record's zero (irregular: the stored offsets, read "
           "once per axis and checked; regular: computed).")
-      .def("__repr__", [](const model::Signal& s) { return "<timef.Signal " + s.Describe() + ">"; });
+      .def("__repr__",
+           [](const model::Signal& s) { return "<timef.Signal " + s.Describe() + ">"; });
 
   py::class_<model::Source, Annotatable, std::shared_ptr<model::Source>>(
       m, "Source", "A node of a record's device/channel tree.")
       .def(py::init([](std::string name, py::object metadata) {
              auto s = std::make_shared<model::Source>(std::move(name));
-             if (!metadata.is_none()) s->set_metadata(PyToJson(metadata, s->Describe() + " metadata"));
+             if (!metadata.is_none())
+               s->set_metadata(PyToJson(metadata, s->Describe() + " metadata"));
              return s;
            }),
            py::arg("name"), py::kw_only(), py::arg("metadata") = py::none())
       .def_property_readonly("name", &model::Source::name)
-      .def_property("metadata", [](const model::Source& s) { return JsonToPy(s.metadata()); },
-                    [](model::Source& s, py::handle v) { s.set_metadata(PyToJson(v, s.Describe() + " metadata")); })
+      .def_property(
+          "metadata", [](const model::Source& s) { return JsonToPy(s.metadata()); },
+          [](model::Source& s, py::handle v) {
+            s.set_metadata(PyToJson(v, s.Describe() + " metadata"));
+          })
       .def_property_readonly("children", &model::Source::children)
       .def_property_readonly("signals", &model::Source::signals)
       .def_property_readonly("parent", &model::Source::parent)
       .def_property_readonly("record", &model::Source::record)
-      .def("add_child", [](model::Source& s, py::handle child) -> std::shared_ptr<model::Source> {
+      .def(
+          "add_child",
+          [](model::Source& s, py::handle child) -> std::shared_ptr<model::Source> {
             if (py::isinstance<py::str>(child)) return s.AddChild(child.cast<std::string>());
             auto c = child.cast<std::shared_ptr<model::Source>>();
             s.AddChild(c);
             return c;
-          }, py::arg("child"), "Adds a child Source (or a new one of that name) and returns it.")
-      .def("add_signal", [](model::Source& s, std::shared_ptr<model::Signal> signal) {
+          },
+          py::arg("child"), "Adds a child Source (or a new one of that name) and returns it.")
+      .def(
+          "add_signal",
+          [](model::Source& s, std::shared_ptr<model::Signal> signal) {
             s.AddSignal(signal);
             return signal;
-          }, py::arg("signal"))
-      .def("__repr__", [](const model::Source& s) { return "<timef.Source " + s.Describe() + ">"; });
+          },
+          py::arg("signal"))
+      .def("__repr__",
+           [](const model::Source& s) { return "<timef.Source " + s.Describe() + ">"; });
 
   py::class_<model::Record, Annotatable, std::shared_ptr<model::Record>>(
       m, "Record", "A unit of data: signals under a tree of sources, with annotations.")
@@ -459,21 +537,30 @@ void BindTree(py::module_& m) {
            py::arg("time_span") = py::none())
       .def_property_readonly("id", &model::Record::id)
       .def_property_readonly("start_time_us", &model::Record::start_time_us)
-      .def_property_readonly("import_marker", [](const model::Record& r) { return ImportToPy(r.import_marker()); },
-                             "{'alias', 'parent_id'} of a record imported from a parent, else None.")
+      .def_property_readonly(
+          "import_marker", [](const model::Record& r) { return ImportToPy(r.import_marker()); },
+          "{'alias', 'parent_id'} of a record imported from a parent, else None.")
       .def_property_readonly("time_span", &model::Record::time_span)
-      .def_property("metadata", [](const model::Record& r) { return JsonToPy(r.metadata()); },
-                    [](model::Record& r, py::handle v) { r.set_metadata(PyToJson(v, r.Describe() + " metadata")); })
+      .def_property(
+          "metadata", [](const model::Record& r) { return JsonToPy(r.metadata()); },
+          [](model::Record& r, py::handle v) {
+            r.set_metadata(PyToJson(v, r.Describe() + " metadata"));
+          })
       .def_property_readonly("sources", &model::Record::sources)
-      .def_property_readonly("signals", [](const model::Record& r) { return SignalsToPy(r.Signals()); },
-                             "Every signal: root sources in order, each walked in pre-order.")
-      .def("add_source", [](model::Record& r, py::handle source) -> std::shared_ptr<model::Source> {
+      .def_property_readonly(
+          "signals", [](const model::Record& r) { return SignalsToPy(r.Signals()); },
+          "Every signal: root sources in order, each walked in pre-order.")
+      .def(
+          "add_source",
+          [](model::Record& r, py::handle source) -> std::shared_ptr<model::Source> {
             if (py::isinstance<py::str>(source)) return r.AddSource(source.cast<std::string>());
             auto s = source.cast<std::shared_ptr<model::Source>>();
             r.AddSource(s);
             return s;
-          }, py::arg("source"), "Adds a root Source (or a new one of that name) and returns it.")
-      .def("__repr__", [](const model::Record& r) { return "<timef.Record " + r.Describe() + ">"; });
+          },
+          py::arg("source"), "Adds a root Source (or a new one of that name) and returns it.")
+      .def("__repr__",
+           [](const model::Record& r) { return "<timef.Record " + r.Describe() + ">"; });
 }
 
 }  // namespace

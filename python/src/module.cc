@@ -1,4 +1,5 @@
-// The `timef._timef` extension module. The public names are re-exported by python/timef/__init__.py.
+// The `timef._timef` extension module. The public names are re-exported by
+// python/timef/__init__.py.
 #include "py_common.h"
 #include "timef/version.h"
 

@@ -35,7 +35,8 @@ py::object OwnedValuesToNumpy(model::ValueArray values, const model::Spec& spec)
 
 // Python values (numpy array, masked array, sequence) → a ValueArray of the spec's dtype. Copies.
 // ValidationError naming `what` when the values do not fit the dtype.
-model::ValueArray NumpyToValues(py::handle object, const model::Spec& spec, const std::string& what);
+model::ValueArray NumpyToValues(py::handle object, const model::Spec& spec,
+                                const std::string& what);
 
 // The Python object of a task: the instance of the task class registered for its type (a Python
 // subclass of the bound Task, see RegisterTaskClasses), so get(AnswerTask, 7) is an AnswerTask.
@@ -53,10 +54,12 @@ model::TextList PyToTextList(py::handle object, const std::string& what);
 // Spans, annotation values and signal lists (model_py.cc), shared with the task bindings.
 py::object SpanToPy(const model::AnnotationSpan& span);
 model::AnnotationSpan PyToSpan(py::handle object);
-std::shared_ptr<model::Annotation> AnnotateObject(
-    model::Annotatable& object, const std::string& key, py::handle value, py::handle span,
-    py::handle unit, py::handle description, py::handle metadata, py::handle content_metadata,
-    py::handle confidence, py::handle provenance);
+std::shared_ptr<model::Annotation> AnnotateObject(model::Annotatable& object,
+                                                  const std::string& key, py::handle value,
+                                                  py::handle span, py::handle unit,
+                                                  py::handle description, py::handle metadata,
+                                                  py::handle content_metadata,
+                                                  py::handle confidence, py::handle provenance);
 py::object ImportToPy(const std::optional<model::ImportMarker>& marker);
 py::list SignalsToPy(const std::vector<std::shared_ptr<model::Signal>>& signals);
 
@@ -72,7 +75,8 @@ void BindWriter(py::module_& m);
 // A parsed vocabulary name, or ValidationError("<what>: unknown value 'x'").
 template <class E>
 E RequireName(std::optional<E> parsed, const std::string& what, std::string_view text) {
-  if (!parsed) throw ValidationError(ErrorSite{.object = what}, "unknown value '" + std::string(text) + "'");
+  if (!parsed)
+    throw ValidationError(ErrorSite{.object = what}, "unknown value '" + std::string(text) + "'");
   return *parsed;
 }
 

@@ -9,7 +9,8 @@ namespace {
 
 std::shared_ptr<model::Dataset> ToShared(std::unique_ptr<model::Dataset> d) { return std::move(d); }
 
-std::optional<std::vector<std::int64_t>> OptionalIds(const std::optional<std::vector<std::int64_t>>& ids) {
+std::optional<std::vector<std::int64_t>> OptionalIds(
+    const std::optional<std::vector<std::int64_t>>& ids) {
   return ids;
 }
 
@@ -33,15 +34,19 @@ TaskQuery MakeTaskQuery(py::handle inputs, std::optional<std::string> split,
     if (!records.empty() && !ids.empty())
       throw ValidationError(ErrorSite{.object = "read_tasks", .where = "inputs"},
                             "give Records or record IDs, not both");
-    if (!records.empty()) q.input_records = std::move(records);
-    else q.inputs = std::move(ids);
+    if (!records.empty())
+      q.input_records = std::move(records);
+    else
+      q.inputs = std::move(ids);
   }
   if (split) q.split = RequireName(model::ParseSplit(*split), "split", *split);
   if (type) q.type = RequireName(ParseTaskType(*type), "task_type", *type);
   for (const auto& s : required)
-    q.required_modalities.push_back(RequireName(model::ParseInputModality(s), "required_modalities", s));
+    q.required_modalities.push_back(
+        RequireName(model::ParseInputModality(s), "required_modalities", s));
   for (const auto& s : supported)
-    q.supported_modalities.push_back(RequireName(model::ParseInputModality(s), "supported_modalities", s));
+    q.supported_modalities.push_back(
+        RequireName(model::ParseInputModality(s), "supported_modalities", s));
   q.batch_size = batch_size;
   q.load = load;
   return q;
@@ -83,13 +88,15 @@ void BindReader(py::module_& m) {
       .def_readwrite("signal_values", &LoadPlan::signal_values)
       .def_readwrite("time_offsets", &LoadPlan::time_offsets)
       .def_readwrite("text", &LoadPlan::text)
-      .def("__eq__", [](const LoadPlan& a, const LoadPlan& b) {
-        return a.signal_values == b.signal_values && a.time_offsets == b.time_offsets && a.text == b.text;
-      })
+      .def("__eq__",
+           [](const LoadPlan& a, const LoadPlan& b) {
+             return a.signal_values == b.signal_values && a.time_offsets == b.time_offsets &&
+                    a.text == b.text;
+           })
       .def("__repr__", [](const LoadPlan& p) {
         auto n = [](Loading l) { return l == Loading::kEager ? "EAGER" : "LAZY"; };
-        return std::string("LoadPlan(signal_values=") + n(p.signal_values) + ", time_offsets=" +
-               n(p.time_offsets) + ", text=" + n(p.text) + ")";
+        return std::string("LoadPlan(signal_values=") + n(p.signal_values) +
+               ", time_offsets=" + n(p.time_offsets) + ", text=" + n(p.text) + ")";
       });
   m.attr("LoadPlan").attr("__hash__") = py::none();
   m.attr("LoadPlan").attr("ALL_EAGER") = LoadPlan::AllEager();
@@ -97,37 +104,38 @@ void BindReader(py::module_& m) {
   m.attr("RECORD_BATCH_SIZE") = kRecordBatchSize;
   m.attr("TASK_BATCH_SIZE") = kTaskBatchSize;
 
-  py::class_<RecordStream>(m, "_RecordStream")
-      .def("next_batch", [](RecordStream& s) -> py::object {
-        std::optional<RecordStream::Batch> batch;
-        {
-          py::gil_scoped_release release;
-          batch = s.Next();
-        }
-        if (!batch) return py::none();
-        return py::cast(*batch);
-      });
-  py::class_<TaskStream>(m, "_TaskStream")
-      .def("next_batch", [](TaskStream& s) -> py::object {
-        std::optional<TaskStream::Batch> batch;
-        {
-          py::gil_scoped_release release;
-          batch = s.Next();
-        }
-        if (!batch) return py::none();
-        return TasksToPy(*batch);
-      });
+  py::class_<RecordStream>(m, "_RecordStream").def("next_batch", [](RecordStream& s) -> py::object {
+    std::optional<RecordStream::Batch> batch;
+    {
+      py::gil_scoped_release release;
+      batch = s.Next();
+    }
+    if (!batch) return py::none();
+    return py::cast(*batch);
+  });
+  py::class_<TaskStream>(m, "_TaskStream").def("next_batch", [](TaskStream& s) -> py::object {
+    std::optional<TaskStream::Batch> batch;
+    {
+      py::gil_scoped_release release;
+      batch = s.Next();
+    }
+    if (!batch) return py::none();
+    return TasksToPy(*batch);
+  });
 
   py::class_<SignalValuesRef>(m, "SignalValues",
                               "A signal's stored values found by ID without building its record.")
       .def_property_readonly("id", &SignalValuesRef::id)
       .def_property_readonly("record_id", &SignalValuesRef::record_id)
-      .def_property_readonly("spec", [](const SignalValuesRef& r) {
-        return std::const_pointer_cast<model::Spec>(r.spec_ptr());
-      })
+      .def_property_readonly("spec",
+                             [](const SignalValuesRef& r) {
+                               return std::const_pointer_cast<model::Spec>(r.spec_ptr());
+                             })
       .def_property_readonly("n_values", &SignalValuesRef::n_values)
       .def_property_readonly("has_values", &SignalValuesRef::has_values)
-      .def("to_numpy", [](const SignalValuesRef& r, bool writable) {
+      .def(
+          "to_numpy",
+          [](const SignalValuesRef& r, bool writable) {
             if (writable) {
               model::ValueArray all;
               {
@@ -142,105 +150,137 @@ void BindReader(py::module_& m) {
               values = r.Load();
             }
             return ValuesToNumpy(std::move(values), r.spec());
-          }, py::kw_only(), py::arg("writable") = false,
+          },
+          py::kw_only(), py::arg("writable") = false,
           "Every value (decoded now). writable=True hands over a buffer nobody else holds.")
-      .def("read_steps", [](const SignalValuesRef& r, std::int64_t begin, std::int64_t end) {
+      .def(
+          "read_steps",
+          [](const SignalValuesRef& r, std::int64_t begin, std::int64_t end) {
             model::ValueArray window;
             {
               py::gil_scoped_release release;
               window = r.ReadSteps(begin, end);
             }
             return OwnedValuesToNumpy(std::move(window), r.spec());
-          }, py::arg("begin"), py::arg("end"));
+          },
+          py::arg("begin"), py::arg("end"));
 
   using Guard = py::call_guard<py::gil_scoped_release>;
   py::class_<Reader>(m, "Reader")
-      .def_static("open", [](const std::string& path, std::int64_t index_all_chunks) {
+      .def_static(
+          "open",
+          [](const std::string& path, std::int64_t index_all_chunks) {
             ReaderOptions options;
             options.index_all_chunks = index_all_chunks;
             return Reader::Open(path, options);
-          }, py::arg("path"), py::arg("index_all_chunks") = ReaderOptions{}.index_all_chunks, Guard())
+          },
+          py::arg("path"), py::arg("index_all_chunks") = ReaderOptions{}.index_all_chunks, Guard())
       .def_property_readonly("path", [](const Reader& r) { return r.path().string(); })
-      .def_property_readonly("manifest", [](const Reader& r) { return JsonToPy(manifest::ManifestToJson(r.manifest())); })
+      .def_property_readonly(
+          "manifest",
+          [](const Reader& r) { return JsonToPy(manifest::ManifestToJson(r.manifest())); })
       .def("verify", &Reader::Verify, Guard())
-      .def("read", [](Reader& r, const LoadPlan& load) { return ToShared(r.Read(load)); },
-           py::arg("load"), Guard())
+      .def(
+          "read", [](Reader& r, const LoadPlan& load) { return ToShared(r.Read(load)); },
+          py::arg("load"), Guard())
       .def("record_ids", &Reader::RecordIds, Guard())
-      .def("iter_records", [](Reader& r, std::optional<std::vector<std::int64_t>> ids,
-                              std::int64_t batch_size, const LoadPlan& load) {
+      .def(
+          "iter_records",
+          [](Reader& r, std::optional<std::vector<std::int64_t>> ids, std::int64_t batch_size,
+             const LoadPlan& load) {
             return r.IterRecords(RecordQuery{OptionalIds(ids), batch_size, load});
-          }, py::arg("ids"), py::arg("batch_size"), py::arg("load"), Guard())
-      .def("read_tasks", [](Reader& r, py::handle inputs, std::optional<std::string> split,
-                            std::optional<std::string> type, std::vector<std::string> required,
-                            std::vector<std::string> supported, const LoadPlan& load) {
-            TaskQuery q = MakeTaskQuery(inputs, split, type, required, supported, kTaskBatchSize, load);
-            std::vector<std::shared_ptr<model::Task>> tasks;
-            {
-              py::gil_scoped_release release;
-              tasks = r.ReadTasks(q);
-            }
-            return TasksToPy(tasks);
-          })
-      .def("iter_tasks", [](Reader& r, py::handle inputs, std::optional<std::string> split,
-                            std::optional<std::string> type, std::vector<std::string> required,
-                            std::vector<std::string> supported, std::int64_t batch_size,
-                            const LoadPlan& load) {
-            TaskQuery q = MakeTaskQuery(inputs, split, type, required, supported, batch_size, load);
-            py::gil_scoped_release release;
-            return r.IterTasks(q);
-          })
-      .def("get_records", [](Reader& r, std::vector<std::int64_t> ids, const LoadPlan& load) {
+          },
+          py::arg("ids"), py::arg("batch_size"), py::arg("load"), Guard())
+      .def("read_tasks",
+           [](Reader& r, py::handle inputs, std::optional<std::string> split,
+              std::optional<std::string> type, std::vector<std::string> required,
+              std::vector<std::string> supported, const LoadPlan& load) {
+             TaskQuery q =
+                 MakeTaskQuery(inputs, split, type, required, supported, kTaskBatchSize, load);
+             std::vector<std::shared_ptr<model::Task>> tasks;
+             {
+               py::gil_scoped_release release;
+               tasks = r.ReadTasks(q);
+             }
+             return TasksToPy(tasks);
+           })
+      .def("iter_tasks",
+           [](Reader& r, py::handle inputs, std::optional<std::string> split,
+              std::optional<std::string> type, std::vector<std::string> required,
+              std::vector<std::string> supported, std::int64_t batch_size, const LoadPlan& load) {
+             TaskQuery q =
+                 MakeTaskQuery(inputs, split, type, required, supported, batch_size, load);
+             py::gil_scoped_release release;
+             return r.IterTasks(q);
+           })
+      .def(
+          "get_records",
+          [](Reader& r, std::vector<std::int64_t> ids, const LoadPlan& load) {
             return r.GetRecords(ids, load);
-          }, Guard())
-      .def("get_signals", [](Reader& r, std::vector<std::int64_t> ids, const LoadPlan& load) {
+          },
+          Guard())
+      .def(
+          "get_signals",
+          [](Reader& r, std::vector<std::int64_t> ids, const LoadPlan& load) {
             return r.GetSignals(ids, load);
-          }, Guard())
-      .def("get_tasks", [](Reader& r, std::vector<std::int64_t> ids, std::optional<std::string> type,
-                           const LoadPlan& load) {
-            std::optional<model::TaskType> t = OptionalTaskType(type);
-            std::vector<std::shared_ptr<model::Task>> tasks;
-            {
-              py::gil_scoped_release release;
-              tasks = r.GetTasks(ids, t, load);
-            }
-            return TasksToPy(tasks);
-          })
-      .def("get_signal_values", [](Reader& r, std::int64_t id) { return r.GetSignalValues(id); },
-           py::arg("id"), Guard())
-      .def("get_signal_values_many", [](Reader& r, std::vector<std::int64_t> ids) {
-            return r.GetSignalValues(ids);
-          }, py::arg("ids"), Guard())
-      .def("read_task_table", [](Reader& r, py::handle inputs, std::optional<std::string> split,
-                                 std::optional<std::string> type, std::vector<std::string> required,
-                                 std::vector<std::string> supported) {
-            TaskQuery q = MakeTaskQuery(inputs, split, type, required, supported, kTaskBatchSize, {});
-            ArrowTable t;
-            {
-              py::gil_scoped_release release;
-              t = r.ReadTaskTable(q);
-            }
-            return TableToPy(std::move(t));
-          })
-      .def("read_target_table", [](Reader& r, py::handle inputs, std::optional<std::string> split,
-                                   std::optional<std::string> type, std::vector<std::string> required,
-                                   std::vector<std::string> supported) {
-            TaskQuery q = MakeTaskQuery(inputs, split, type, required, supported, kTaskBatchSize, {});
-            ArrowTable t;
-            {
-              py::gil_scoped_release release;
-              t = r.ReadTargetTable(q);
-            }
-            return TableToPy(std::move(t));
-          })
-      .def("read_annotation_table", [](Reader& r) {
-            ArrowTable t;
-            {
-              py::gil_scoped_release release;
-              t = r.ReadAnnotationTable();
-            }
-            return TableToPy(std::move(t));
-          })
-      .def("_dump", [](Reader& r, bool values) {
+          },
+          Guard())
+      .def("get_tasks",
+           [](Reader& r, std::vector<std::int64_t> ids, std::optional<std::string> type,
+              const LoadPlan& load) {
+             std::optional<model::TaskType> t = OptionalTaskType(type);
+             std::vector<std::shared_ptr<model::Task>> tasks;
+             {
+               py::gil_scoped_release release;
+               tasks = r.GetTasks(ids, t, load);
+             }
+             return TasksToPy(tasks);
+           })
+      .def(
+          "get_signal_values", [](Reader& r, std::int64_t id) { return r.GetSignalValues(id); },
+          py::arg("id"), Guard())
+      .def(
+          "get_signal_values_many",
+          [](Reader& r, std::vector<std::int64_t> ids) { return r.GetSignalValues(ids); },
+          py::arg("ids"), Guard())
+      .def("read_task_table",
+           [](Reader& r, py::handle inputs, std::optional<std::string> split,
+              std::optional<std::string> type, std::vector<std::string> required,
+              std::vector<std::string> supported) {
+             TaskQuery q =
+                 MakeTaskQuery(inputs, split, type, required, supported, kTaskBatchSize, {});
+             ArrowTable t;
+             {
+               py::gil_scoped_release release;
+               t = r.ReadTaskTable(q);
+             }
+             return TableToPy(std::move(t));
+           })
+      .def("read_target_table",
+           [](Reader& r, py::handle inputs, std::optional<std::string> split,
+              std::optional<std::string> type, std::vector<std::string> required,
+              std::vector<std::string> supported) {
+             TaskQuery q =
+                 MakeTaskQuery(inputs, split, type, required, supported, kTaskBatchSize, {});
+             ArrowTable t;
+             {
+               py::gil_scoped_release release;
+               t = r.ReadTargetTable(q);
+             }
+             return TableToPy(std::move(t));
+           })
+      .def("read_annotation_table",
+           [](Reader& r) {
+             ArrowTable t;
+             {
+               py::gil_scoped_release release;
+               t = r.ReadAnnotationTable();
+             }
+             return TableToPy(std::move(t));
+           })
+      .def(
+          "_dump",
+          [](Reader& r, bool values) {
             std::string out;
             {
               py::gil_scoped_release release;
@@ -248,7 +288,8 @@ void BindReader(py::module_& m) {
               out = model::DumpDataset(*dataset, {.values = values}).dump();
             }
             return out;
-          }, py::arg("values"), "The C++ model dump of the whole release (JSON text), for tests.")
+          },
+          py::arg("values"), "The C++ model dump of the whole release (JSON text), for tests.")
       .def("counters", [](const Reader& r) { return CountersToPy(r.counters()); })
       .def("close", &Reader::Close, Guard());
 }

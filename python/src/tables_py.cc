@@ -39,10 +39,24 @@ py::object TableToPy(ArrowTable table) { return py::cast(Table{std::move(table)}
 
 void BindTables(py::module_& m) {
   py::class_<Table>(m, "Table", "One Arrow record batch (task, target or annotation table).")
-      .def_property_readonly("num_rows", [](const Table& t) { RequireBatch(t); return t.table.num_rows(); })
-      .def_property_readonly("column_names", [](const Table& t) { RequireBatch(t); return t.table.ColumnNames(); })
-      .def("__len__", [](const Table& t) { RequireBatch(t); return t.table.num_rows(); })
-      .def("to_pydict", [](const Table& t) {
+      .def_property_readonly("num_rows",
+                             [](const Table& t) {
+                               RequireBatch(t);
+                               return t.table.num_rows();
+                             })
+      .def_property_readonly("column_names",
+                             [](const Table& t) {
+                               RequireBatch(t);
+                               return t.table.ColumnNames();
+                             })
+      .def("__len__",
+           [](const Table& t) {
+             RequireBatch(t);
+             return t.table.num_rows();
+           })
+      .def(
+          "to_pydict",
+          [](const Table& t) {
             RequireBatch(t);
             py::dict out;
             for (const std::string& column : t.table.ColumnNames()) {
@@ -53,21 +67,29 @@ void BindTables(py::module_& m) {
               out[py::str(column)] = values;
             }
             return out;
-          }, "Columns as a dict of lists (None for NULL).")
-      .def("to_pandas", [](py::object self) {
+          },
+          "Columns as a dict of lists (None for NULL).")
+      .def(
+          "to_pandas",
+          [](py::object self) {
             return py::module_::import("pandas").attr("DataFrame")(self.attr("to_pydict")());
-          }, "The columns as a pandas DataFrame (needs pandas, not Arrow).")
-      .def("__arrow_c_stream__", [](Table& t, py::object requested_schema) {
+          },
+          "The columns as a pandas DataFrame (needs pandas, not Arrow).")
+      .def(
+          "__arrow_c_stream__",
+          [](Table& t, py::object requested_schema) {
             RequireBatch(t);
             auto* stream = new ArrowArrayStream{};
             t.table.ExportStream(stream);
             return py::capsule(stream, "arrow_array_stream", [](PyObject* capsule) {
-              auto* s = static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(capsule, "arrow_array_stream"));
+              auto* s = static_cast<ArrowArrayStream*>(
+                  PyCapsule_GetPointer(capsule, "arrow_array_stream"));
               if (s == nullptr) return;
               if (s->release != nullptr) s->release(s);
               delete s;
             });
-          }, py::arg("requested_schema") = py::none(),
+          },
+          py::arg("requested_schema") = py::none(),
           "Arrow PyCapsule stream export (the consumer takes the batch over).");
 }
 

@@ -52,14 +52,22 @@ std::shared_ptr<TaskRef> NewRef(std::shared_ptr<Task> task) {
 std::shared_ptr<TaskRef> MakeRef(std::shared_ptr<Task> task) {
   using TT = model::TaskType;
   switch (task->type()) {
-    case TT::kClassification: return NewRef<TT::kClassification>(std::move(task));
-    case TT::kAnswer: return NewRef<TT::kAnswer>(std::move(task));
-    case TT::kScalarPrediction: return NewRef<TT::kScalarPrediction>(std::move(task));
-    case TT::kTemporalLocalization: return NewRef<TT::kTemporalLocalization>(std::move(task));
-    case TT::kForecasting: return NewRef<TT::kForecasting>(std::move(task));
-    case TT::kTsEditing: return NewRef<TT::kTsEditing>(std::move(task));
-    case TT::kTsGeneration: return NewRef<TT::kTsGeneration>(std::move(task));
-    case TT::kTsCorrespondence: return NewRef<TT::kTsCorrespondence>(std::move(task));
+    case TT::kClassification:
+      return NewRef<TT::kClassification>(std::move(task));
+    case TT::kAnswer:
+      return NewRef<TT::kAnswer>(std::move(task));
+    case TT::kScalarPrediction:
+      return NewRef<TT::kScalarPrediction>(std::move(task));
+    case TT::kTemporalLocalization:
+      return NewRef<TT::kTemporalLocalization>(std::move(task));
+    case TT::kForecasting:
+      return NewRef<TT::kForecasting>(std::move(task));
+    case TT::kTsEditing:
+      return NewRef<TT::kTsEditing>(std::move(task));
+    case TT::kTsGeneration:
+      return NewRef<TT::kTsGeneration>(std::move(task));
+    case TT::kTsCorrespondence:
+      return NewRef<TT::kTsCorrespondence>(std::move(task));
   }
   throw Error("unknown task type");
 }
@@ -81,13 +89,18 @@ py::object ScopedSpanToPy(const ScopedSpan& s) { return py::cast(s); }
 ScopedSpan PyToScopedSpan(py::handle object) {
   if (py::isinstance<ScopedSpan>(object)) return object.cast<ScopedSpan>();
   ScopedSpan out;
-  if (py::isinstance<model::TimePoint>(object)) out.span = object.cast<model::TimePoint>();
-  else if (py::isinstance<model::TimeInterval>(object)) out.span = object.cast<model::TimeInterval>();
-  else if (py::isinstance<model::StepPoint>(object)) out.span = object.cast<model::StepPoint>();
-  else if (py::isinstance<model::StepInterval>(object)) out.span = object.cast<model::StepInterval>();
+  if (py::isinstance<model::TimePoint>(object))
+    out.span = object.cast<model::TimePoint>();
+  else if (py::isinstance<model::TimeInterval>(object))
+    out.span = object.cast<model::TimeInterval>();
+  else if (py::isinstance<model::StepPoint>(object))
+    out.span = object.cast<model::StepPoint>();
+  else if (py::isinstance<model::StepInterval>(object))
+    out.span = object.cast<model::StepInterval>();
   else
-    throw ValidationError(ErrorSite{.object = "span"},
-                          "expected a ScopedSpan, TimePoint, TimeInterval, StepPoint or StepInterval");
+    throw ValidationError(
+        ErrorSite{.object = "span"},
+        "expected a ScopedSpan, TimePoint, TimeInterval, StepPoint or StepInterval");
   return out;
 }
 
@@ -114,10 +127,13 @@ TaskTarget PyToTarget(py::handle v, const std::string& what) {
   if (py::isinstance<py::bool_>(v)) return TaskTarget::OfBoolean(v.cast<bool>());
   if (py::isinstance<py::float_>(v)) return TaskTarget::OfFloat(v.cast<double>());
   if (py::isinstance<py::int_>(v) || py::hasattr(v, "__index__"))
-    return TaskTarget::OfInteger(py::int_(py::reinterpret_borrow<py::object>(v)).cast<std::int64_t>());
+    return TaskTarget::OfInteger(
+        py::int_(py::reinterpret_borrow<py::object>(v)).cast<std::int64_t>());
   if (py::isinstance<py::str>(v) || IsTextHandle(v)) return TaskTarget::OfText(PyToText(v, what));
-  if (py::isinstance<model::Record>(v)) return TaskTarget::OfRecord(v.cast<std::shared_ptr<model::Record>>());
-  if (py::isinstance<model::Signal>(v)) return TaskTarget::OfSignal(v.cast<std::shared_ptr<model::Signal>>());
+  if (py::isinstance<model::Record>(v))
+    return TaskTarget::OfRecord(v.cast<std::shared_ptr<model::Record>>());
+  if (py::isinstance<model::Signal>(v))
+    return TaskTarget::OfSignal(v.cast<std::shared_ptr<model::Signal>>());
   return TaskTarget::OfSpan(PyToScopedSpan(v));
 }
 
@@ -136,11 +152,22 @@ std::optional<model::Text> PyToOptionalText(py::handle v, const std::string& wha
   return PyToText(v, what);
 }
 
-
-constexpr const char* kTaskFields[] = {
-    "inputs", "targets", "prompt", "rationale", "split", "declared_input_modalities", "scope",
-    "input_annotations", "target_annotations", "from_tasks", "metadata", "target_schema", "unit",
-    "target_name", "mode", "candidate_records"};
+constexpr const char* kTaskFields[] = {"inputs",
+                                       "targets",
+                                       "prompt",
+                                       "rationale",
+                                       "split",
+                                       "declared_input_modalities",
+                                       "scope",
+                                       "input_annotations",
+                                       "target_annotations",
+                                       "from_tasks",
+                                       "metadata",
+                                       "target_schema",
+                                       "unit",
+                                       "target_name",
+                                       "mode",
+                                       "candidate_records"};
 
 py::object GetTaskField(const Task& t, const std::string& f) {
   if (f == "inputs") return py::cast(t.inputs());
@@ -152,7 +179,8 @@ py::object GetTaskField(const Task& t, const std::string& f) {
   }
   if (f == "prompt") return OptionalText(t.prompt());
   if (f == "rationale") return OptionalText(t.rationale());
-  if (f == "split") return t.split() ? py::object(py::str(std::string(ToString(*t.split())))) : py::none();
+  if (f == "split")
+    return t.split() ? py::object(py::str(std::string(ToString(*t.split())))) : py::none();
   if (f == "declared_input_modalities") {
     if (!t.declared_input_modalities()) return py::none();
     py::list out;
@@ -167,7 +195,8 @@ py::object GetTaskField(const Task& t, const std::string& f) {
   if (f == "target_schema") return py::cast(t.target_schema());
   if (f == "unit") return py::cast(t.unit());
   if (f == "target_name") return py::cast(t.target_name());
-  if (f == "mode") return t.mode() ? py::object(py::str(std::string(ToString(*t.mode())))) : py::none();
+  if (f == "mode")
+    return t.mode() ? py::object(py::str(std::string(ToString(*t.mode())))) : py::none();
   if (f == "candidate_records") return py::cast(t.candidate_records());
   throw ValidationError(ErrorSite{.object = t.Describe(), .where = f}, "no such task field");
 }
@@ -248,7 +277,8 @@ py::list TasksToPy(const std::vector<std::shared_ptr<Task>>& tasks) {
 }
 
 void BindTasks(py::module_& m) {
-  m.attr("_task_registry") = py::capsule(new TaskRegistry, [](void* p) { delete static_cast<TaskRegistry*>(p); });
+  m.attr("_task_registry") =
+      py::capsule(new TaskRegistry, [](void* p) { delete static_cast<TaskRegistry*>(p); });
 
   py::class_<ScopedSpan>(m, "ScopedSpan",
                          "A task scope or span target: a span and the signals it concerns "
@@ -259,12 +289,16 @@ void BindTasks(py::module_& m) {
              return s;
            }),
            py::arg("span"), py::arg("signals") = py::none())
-      .def_property_readonly("span", [](const ScopedSpan& s) {
-        return std::visit([](const auto& v) { return py::cast(v); }, s.span);
-      })
-      .def_property_readonly("kind", [](const ScopedSpan& s) { return std::string(ToString(s.kind())); })
-      .def_property_readonly("start", &ScopedSpan::start, "µs offset or step where the span starts.")
-      .def_property_readonly("end", &ScopedSpan::end, "Exclusive end of an interval; None for a point.")
+      .def_property_readonly("span",
+                             [](const ScopedSpan& s) {
+                               return std::visit([](const auto& v) { return py::cast(v); }, s.span);
+                             })
+      .def_property_readonly("kind",
+                             [](const ScopedSpan& s) { return std::string(ToString(s.kind())); })
+      .def_property_readonly("start", &ScopedSpan::start,
+                             "µs offset or step where the span starts.")
+      .def_property_readonly("end", &ScopedSpan::end,
+                             "Exclusive end of an interval; None for a point.")
       .def_property_readonly("signals", [](const ScopedSpan& s) { return SignalsToPy(s.signals); })
       .def("__eq__", [](const ScopedSpan& a, const ScopedSpan& b) { return a == b; })
       .def("__repr__", [](const ScopedSpan& s) {
@@ -276,27 +310,34 @@ void BindTasks(py::module_& m) {
   auto task_cls = py::class_<TaskRef, std::shared_ptr<TaskRef>>(
       m, "Task", "Base of the eight task classes (ClassificationTask, AnswerTask, …).");
   task_cls.def_property_readonly("id", [](const TaskRef& r) { return r.task->id(); })
-      .def_property_readonly("task_type", [](const TaskRef& r) { return std::string(ToString(r.task->type())); })
-      .def_property_readonly("import_marker", [](const TaskRef& r) { return ImportToPy(r.task->import_marker()); })
+      .def_property_readonly("task_type",
+                             [](const TaskRef& r) { return std::string(ToString(r.task->type())); })
+      .def_property_readonly("import_marker",
+                             [](const TaskRef& r) { return ImportToPy(r.task->import_marker()); })
       .def_property_readonly("annotations", [](const TaskRef& r) { return r.task->annotations(); })
-      .def("annotate",
-           [](TaskRef& r, const std::string& key, py::object value, py::object unit,
-              py::object description, py::object metadata, py::object content_metadata,
-              py::object confidence, py::object provenance) {
-             return AnnotateObject(*r.task, key, value, py::none(), unit, description, metadata,
-                                   content_metadata, confidence, provenance);
-           },
-           py::arg("key"), py::arg("value") = py::none(), py::kw_only(),
-           py::arg("unit") = py::none(), py::arg("description") = py::none(),
-           py::arg("metadata") = py::none(), py::arg("content_metadata") = py::none(),
-           py::arg("confidence") = py::none(), py::arg("provenance") = py::none(),
-           "Attaches a new (static) annotation occurrence and returns it.")
-      .def("add_annotation", [](TaskRef& r, std::shared_ptr<model::Annotation> a) { r.task->AddAnnotation(a); })
-      .def_property_readonly("input_modalities", [](const TaskRef& r) {
-        std::vector<std::string> out;
-        for (auto mod : r.task->InputModalities()) out.emplace_back(ToString(mod));
-        return out;
-      }, "The declared input modalities, else the ones derived from the inputs.")
+      .def(
+          "annotate",
+          [](TaskRef& r, const std::string& key, py::object value, py::object unit,
+             py::object description, py::object metadata, py::object content_metadata,
+             py::object confidence, py::object provenance) {
+            return AnnotateObject(*r.task, key, value, py::none(), unit, description, metadata,
+                                  content_metadata, confidence, provenance);
+          },
+          py::arg("key"), py::arg("value") = py::none(), py::kw_only(),
+          py::arg("unit") = py::none(), py::arg("description") = py::none(),
+          py::arg("metadata") = py::none(), py::arg("content_metadata") = py::none(),
+          py::arg("confidence") = py::none(), py::arg("provenance") = py::none(),
+          "Attaches a new (static) annotation occurrence and returns it.")
+      .def("add_annotation",
+           [](TaskRef& r, std::shared_ptr<model::Annotation> a) { r.task->AddAnnotation(a); })
+      .def_property_readonly(
+          "input_modalities",
+          [](const TaskRef& r) {
+            std::vector<std::string> out;
+            for (auto mod : r.task->InputModalities()) out.emplace_back(ToString(mod));
+            return out;
+          },
+          "The declared input modalities, else the ones derived from the inputs.")
       .def("__eq__", [](const TaskRef& a, const TaskRef& b) { return a.task == b.task; })
       .def("__hash__", [](const TaskRef& r) { return std::hash<const void*>()(r.task.get()); })
       .def("__repr__", [](py::handle self) {
@@ -314,20 +355,23 @@ void BindTasks(py::module_& m) {
   auto typed = [&m]<model::TaskType T>(const char* name, const char* doc) {
     py::class_<TypedTask<T>, TaskRef, std::shared_ptr<TypedTask<T>>>(m, name, doc)
         .def(py::init([](py::kwargs fields) {
-          auto ref = std::make_shared<TypedTask<T>>();
-          ref->task = std::make_shared<Task>(T);
-          for (auto [key, value] : fields) SetTaskField(*ref->task, py::cast<std::string>(key), value);
-          Remember(ref);
-          return ref;
-        }), "Keyword arguments set the task's fields (inputs=, targets=, prompt=, split=, …).");
+               auto ref = std::make_shared<TypedTask<T>>();
+               ref->task = std::make_shared<Task>(T);
+               for (auto [key, value] : fields)
+                 SetTaskField(*ref->task, py::cast<std::string>(key), value);
+               Remember(ref);
+               return ref;
+             }),
+             "Keyword arguments set the task's fields (inputs=, targets=, prompt=, split=, …).");
     m.attr(name).attr("TASK_TYPE") = std::string(ToString(T));
   };
   using TT = model::TaskType;
   typed.operator()<TT::kClassification>("ClassificationTask", "Pick labels for the inputs.");
   typed.operator()<TT::kAnswer>("AnswerTask", "Answer a question about the inputs.");
-  typed.operator()<TT::kScalarPrediction>("ScalarPredictionTask", "Predict a number (unit, target_name).");
-  typed.operator()<TT::kTemporalLocalization>("TemporalLocalizationTask",
-                                              "Find spans in the inputs (targets: ScopedSpans; mode).");
+  typed.operator()<TT::kScalarPrediction>("ScalarPredictionTask",
+                                          "Predict a number (unit, target_name).");
+  typed.operator()<TT::kTemporalLocalization>(
+      "TemporalLocalizationTask", "Find spans in the inputs (targets: ScopedSpans; mode).");
   typed.operator()<TT::kForecasting>("ForecastingTask", "Continue a series.");
   typed.operator()<TT::kTsEditing>("TsEditingTask", "Edit a series as instructed.");
   typed.operator()<TT::kTsGeneration>("TsGenerationTask", "Generate a series.");
@@ -346,29 +390,41 @@ void BindTasks(py::module_& m) {
       .def_property_readonly("records", &model::Dataset::records)
       .def_property_readonly("tasks", [](const model::Dataset& d) { return TasksToPy(d.tasks()); })
       .def_property_readonly("registered_annotations", &model::Dataset::registered_annotations)
-      .def_property_readonly("parents", [](const model::Dataset& d) {
-        py::list out;
-        for (const auto& p : d.parents())
-          out.append(py::dict(py::arg("alias") = p.alias, py::arg("dataset_id") = p.dataset_id,
-                              py::arg("version") = p.version));
-        return out;
-      })
-      .def("add_record", [](model::Dataset& d, std::shared_ptr<model::Record> r) {
+      .def_property_readonly(
+          "parents",
+          [](const model::Dataset& d) {
+            py::list out;
+            for (const auto& p : d.parents())
+              out.append(py::dict(py::arg("alias") = p.alias, py::arg("dataset_id") = p.dataset_id,
+                                  py::arg("version") = p.version));
+            return out;
+          })
+      .def(
+          "add_record",
+          [](model::Dataset& d, std::shared_ptr<model::Record> r) {
             if (!r) return d.AddRecord();
             d.AddRecord(r);
             return r;
-          }, py::arg("record") = nullptr, "Adds a Record (or a new empty one) and returns it.")
-      .def("add_task", [](model::Dataset& d, py::handle t) {
+          },
+          py::arg("record") = nullptr, "Adds a Record (or a new empty one) and returns it.")
+      .def(
+          "add_task",
+          [](model::Dataset& d, py::handle t) {
             d.AddTask(Unwrap(t, "add_task"));
             return py::reinterpret_borrow<py::object>(t);
-          }, py::arg("task"))
-      .def("register_annotation", [](model::Dataset& d, std::shared_ptr<model::Annotation> a) {
+          },
+          py::arg("task"))
+      .def(
+          "register_annotation",
+          [](model::Dataset& d, std::shared_ptr<model::Annotation> a) {
             d.RegisterAnnotation(a);
             return a;
-          }, py::arg("annotation"),
+          },
+          py::arg("annotation"),
           "Registers an annotation that tasks reference and no object carries.")
-      .def("validate", [](const model::Dataset& d) { d.Validate(); },
-           "Checks every invariant the writer checks (ValidationError naming the object).")
+      .def(
+          "validate", [](const model::Dataset& d) { d.Validate(); },
+          "Checks every invariant the writer checks (ValidationError naming the object).")
       .def("__repr__", [](const model::Dataset& d) { return "<timef.Dataset " + d.Ref() + ">"; });
 }
 

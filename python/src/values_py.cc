@@ -25,8 +25,8 @@ py::dtype NumpyDtype(DType dtype) {
 py::object Masked(py::object data, const std::vector<std::uint8_t>& validity,
                   const std::vector<py::ssize_t>& shape, py::handle validity_owner) {
   py::module_ np = py::module_::import("numpy");
-  py::array_t<std::uint8_t> valid(
-      {static_cast<py::ssize_t>(validity.size())}, {1}, validity.data(), validity_owner);
+  py::array_t<std::uint8_t> valid({static_cast<py::ssize_t>(validity.size())}, {1}, validity.data(),
+                                  validity_owner);
   py::object mask = np.attr("equal")(valid, 0);
   if (shape.size() > 1) {
     std::vector<py::ssize_t> mask_shape(shape.size(), 1);
@@ -80,9 +80,8 @@ py::object OwnedValuesToNumpy(model::ValueArray values, const model::Spec& spec)
   auto held = std::make_shared<model::ValueArray>(std::move(values));
   const model::ValueArray& array = *held;
   std::vector<py::ssize_t> shape = ShapeOf(array.size(), spec);
-  py::capsule owner(new std::shared_ptr<model::ValueArray>(held), [](void* p) {
-    delete static_cast<std::shared_ptr<model::ValueArray>*>(p);
-  });
+  py::capsule owner(new std::shared_ptr<model::ValueArray>(held),
+                    [](void* p) { delete static_cast<std::shared_ptr<model::ValueArray>*>(p); });
   py::object data = std::visit(
       [&](const auto& vec) -> py::object {
         using T = typename std::decay_t<decltype(vec)>::value_type;
@@ -95,9 +94,8 @@ py::object OwnedValuesToNumpy(model::ValueArray values, const model::Spec& spec)
       },
       array.data());
   if (!spec.nullable) return data;
-  std::vector<std::uint8_t> validity = array.has_validity()
-                                           ? array.validity()
-                                           : std::vector<std::uint8_t>(shape[0], 1);
+  std::vector<std::uint8_t> validity =
+      array.has_validity() ? array.validity() : std::vector<std::uint8_t>(shape[0], 1);
   py::capsule validity_owner(new std::vector<std::uint8_t>(std::move(validity)),
                              [](void* p) { delete static_cast<std::vector<std::uint8_t>*>(p); });
   return Masked(data, *static_cast<std::vector<std::uint8_t>*>(validity_owner.get_pointer()), shape,
@@ -109,8 +107,9 @@ namespace {
 template <class T>
 std::vector<T> CopyAs(py::handle object, const char* numpy_dtype) {
   py::module_ np = py::module_::import("numpy");
-  py::array flat = np.attr("ascontiguousarray")(np.attr("asarray")(object, py::arg("dtype") = numpy_dtype))
-                       .attr("reshape")(-1);
+  py::array flat =
+      np.attr("ascontiguousarray")(np.attr("asarray")(object, py::arg("dtype") = numpy_dtype))
+          .attr("reshape")(-1);
   std::vector<T> out(static_cast<std::size_t>(flat.size()));
   if (!out.empty()) std::memcpy(out.data(), flat.data(), out.size() * sizeof(T));
   return out;
@@ -130,7 +129,8 @@ std::vector<std::string> Strings(py::handle object, const std::string& what) {
 
 }  // namespace
 
-model::ValueArray NumpyToValues(py::handle object, const model::Spec& spec, const std::string& what) {
+model::ValueArray NumpyToValues(py::handle object, const model::Spec& spec,
+                                const std::string& what) {
   py::module_ np = py::module_::import("numpy");
   std::vector<std::uint8_t> validity;
   py::object data = py::reinterpret_borrow<py::object>(object);
@@ -150,7 +150,7 @@ model::ValueArray NumpyToValues(py::handle object, const model::Spec& spec, cons
     // Null steps still need a stored placeholder: 0, "" or (enum labels) the first category.
     std::string kind = py::str(object.attr("dtype").attr("kind")).cast<std::string>();
     bool numeric = kind == "i" || kind == "u" || kind == "f" || kind == "b";
-    py::object fill = numeric ? py::object(py::int_(0))
+    py::object fill = numeric                      ? py::object(py::int_(0))
                       : spec.dtype == DType::kEnum ? py::object(py::str(spec.categories.at(0)))
                                                    : py::object(py::str(""));
     data = object.attr("filled")(fill);

@@ -14,8 +14,8 @@ std::optional<std::string> OptStr(const py::dict& d, const char* key) {
 
 manifest::Card CardFromDict(const py::dict& d) {
   static constexpr const char* kKeys[] = {
-      "name", "description", "license", "license_url", "domains", "tags", "source_url",
-      "source_revision", "citation", "access", "access_url", "value_encoding"};
+      "name",       "description",     "license",  "license_url", "domains",    "tags",
+      "source_url", "source_revision", "citation", "access",      "access_url", "value_encoding"};
   for (auto [key, value] : d) {
     std::string k = key.cast<std::string>();
     if (std::find(std::begin(kKeys), std::end(kKeys), k) == std::end(kKeys))
@@ -24,7 +24,8 @@ manifest::Card CardFromDict(const py::dict& d) {
   manifest::Card card;
   card.name = OptStr(d, "name").value_or("");
   card.description = OptStr(d, "description").value_or("");
-  if (auto v = OptStr(d, "license")) card.license = RequireName(manifest::ParseLicense(*v), "card license", *v);
+  if (auto v = OptStr(d, "license"))
+    card.license = RequireName(manifest::ParseLicense(*v), "card license", *v);
   card.license_url = OptStr(d, "license_url");
   if (d.contains("domains"))
     for (auto item : d["domains"]) {
@@ -35,10 +36,12 @@ manifest::Card CardFromDict(const py::dict& d) {
   card.source_url = OptStr(d, "source_url");
   card.source_revision = OptStr(d, "source_revision");
   card.citation = OptStr(d, "citation");
-  if (auto v = OptStr(d, "access")) card.access = RequireName(manifest::ParseAccess(*v), "card access", *v);
+  if (auto v = OptStr(d, "access"))
+    card.access = RequireName(manifest::ParseAccess(*v), "card access", *v);
   card.access_url = OptStr(d, "access_url");
   if (auto v = OptStr(d, "value_encoding"))
-    card.value_encoding = RequireName(manifest::ParseValueEncodingChoice(*v), "card value_encoding", *v);
+    card.value_encoding =
+        RequireName(manifest::ParseValueEncodingChoice(*v), "card value_encoding", *v);
   return card;
 }
 
@@ -53,16 +56,27 @@ void BindWriter(py::module_& m) {
         WriteOptions options;
         for (auto [key, value] : opts) {
           std::string k = key.cast<std::string>();
-          if (k == "chunk_max_bytes") options.chunk_max_bytes = value.cast<std::int64_t>();
-          else if (k == "row_group_target_bytes") options.row_group_target_bytes = value.cast<std::int64_t>();
-          else if (k == "shard_target_bytes") options.shard_target_bytes = value.cast<std::int64_t>();
-          else if (k == "data_page_target_bytes") options.data_page_target_bytes = value.cast<std::int64_t>();
-          else if (k == "compression") options.compression = value.cast<std::string>();
-          else if (k == "compression_level") options.compression_level = value.cast<int>();
-          else if (k == "threads") options.threads = value.cast<int>();
-          else if (k == "text_pack_threshold_bytes") options.text_pack_threshold_bytes = value.cast<std::int64_t>();
-          else if (k == "audit") options.audit = value.cast<bool>();
-          else throw ValidationError(ErrorSite{.object = "write options", .where = k}, "unknown option");
+          if (k == "chunk_max_bytes")
+            options.chunk_max_bytes = value.cast<std::int64_t>();
+          else if (k == "row_group_target_bytes")
+            options.row_group_target_bytes = value.cast<std::int64_t>();
+          else if (k == "shard_target_bytes")
+            options.shard_target_bytes = value.cast<std::int64_t>();
+          else if (k == "data_page_target_bytes")
+            options.data_page_target_bytes = value.cast<std::int64_t>();
+          else if (k == "compression")
+            options.compression = value.cast<std::string>();
+          else if (k == "compression_level")
+            options.compression_level = value.cast<int>();
+          else if (k == "threads")
+            options.threads = value.cast<int>();
+          else if (k == "text_pack_threshold_bytes")
+            options.text_pack_threshold_bytes = value.cast<std::int64_t>();
+          else if (k == "audit")
+            options.audit = value.cast<bool>();
+          else
+            throw ValidationError(ErrorSite{.object = "write options", .where = k},
+                                  "unknown option");
         }
         if (!progress.is_none()) {
           auto fn = std::shared_ptr<py::object>(new py::object(progress), [](py::object* p) {

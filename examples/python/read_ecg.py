@@ -1,0 +1,32 @@
+#!/usr/bin/python3
+"""Reads a release: records and their leads, a window, a task by ID and the task table.
+
+    PYTHONPATH=build/python /usr/bin/python3 examples/python/read_ecg.py RELEASE_DIR
+"""
+
+import sys
+
+import timef
+
+
+def main(release):
+    with timef.TimeFReader.open(release) as reader:
+        print(reader.manifest["metadata"]["name"])
+        for record in reader.iter_records():
+            leads = record.signals
+            first = leads[0].to_numpy()
+            print(f"record {record.id}: {len(leads)} leads, {first.shape[0]} samples, "
+                  f"{leads[0].spec.unit}, lead {leads[0].name} mean {first.mean():+.4f}")
+        window = reader.get(timef.Signal, 1).read_steps(0, 500)
+        print(f"signal 1, steps 0-500: {window.shape[0]} values")
+        task = reader.get(timef.AnswerTask, 2)
+        print(f"task {task.id}: {timef.read_value(task.prompt)} -> "
+              f"{timef.read_values(task.targets)}")
+        table = reader.read_task_table().to_pydict()
+        print(f"{len(table['task_id'])} tasks: {sorted(set(table['type']))}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: read_ecg.py RELEASE_DIR")
+    main(sys.argv[1])

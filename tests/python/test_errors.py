@@ -1,0 +1,106 @@
+"""The error classes (docs/format.md errors) and the ID rules, each raised by a real failure."""
+
+import json
+import os
+import shutil
+
+import pytest
+import timef
+
+
+def test_hierarchy():
+    assert issubclass(timef.ValidationError, timef.Error)
+    assert issubclass(timef.NotFoundError, timef.ValidationError)
+    assert issubclass(timef.NotFoundError, LookupError)
+    assert issubclass(timef.FormatError, timef.Error)
+    assert issubclass(timef.FileError, timef.FormatError)
+    assert issubclass(timef.ManifestError, timef.FormatError)
+    assert issubclass(timef.ReaderError, timef.Error)
+    assert not issubclass(timef.FormatError, timef.ValidationError)
+
+
+def test_file_error_names_the_file(tmp_path):
+    with pytest.raises(timef.FileError) as e:
+        timef.TimeFReader.open(tmp_path)
+    assert e.value.path.endswith("manifest.json") and "manifest.json" in str(e.value)
+
+
+def test_manifest_error(tmp_path, hello):
+    copy = tmp_path / "r"
+    shutil.copytree(hello, copy)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["timef_format_version"] = "99.0"
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(timef.ManifestError) as e:
+        timef.TimeFReader.open(copy)
+    assert "manifest.json" in str(e.value)
+
+
+def test_verify_catches_a_changed_file(tmp_path, hello):
+    copy = tmp_path / "r"
+    shutil.copytree(hello, copy)
+    shard = next(p for p in (copy / "time_series").rglob("*.parquet"))
+    data = bytearray(shard.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    shard.write_bytes(bytes(data))
+    with timef.TimeFReader.open(copy) as r:
+        with pytest.raises(timef.FileError) as e:
+            r.verify()
+    assert shard.name in str(e.value)
+
+
+def test_format_error_on_a_corrupt_catalog(tmp_path, hello):
+    copy = tmp_path / "r"
+    shutil.copytree(hello, copy)
+    catalog = copy / "control.duckdb"
+    size = catalog.stat().st_size
+    catalog.write_bytes(b"\0" * size)  # same size: open passes, the first query fails
+    with timef.TimeFReader.open(copy) as r:
+        with pytest.raises(timef.FormatError) as e:
+            r.record_ids()
+    assert "control.duckdb" in str(e.value)
+
+
+def test_not_found_names_every_id(reader):
+    with pytest.raises(timef.NotFoundError) as e:
+        reader.get_many(timef.Signal, [1, 500, 501])
+    assert "500" in str(e.value) and "501" in str(e.value)
+    with pytest.raises(LookupError):
+        reader.get(timef.Record, 77)
+
+
+@pytest.mark.parametrize("bad", ["1", b"1", 1.0, True, -3, 0, 1 << 63, None, object()])
+def test_ids_are_positive_int64(reader, bad):
+    with pytest.raises(timef.ValidationError):
+        reader.get(timef.Record, bad)
+
+
+def test_a_string_is_not_an_id_collection(reader):
+    with pytest.raises(timef.ValidationError):
+        reader.get_many(timef.Record, "12")
+    with pytest.raises(timef.ValidationError):
+        list(reader.iter_records(record_ids="1"))
+    with pytest.raises(timef.ValidationError):
+        reader.read_tasks(inputs="1")
+
+
+def test_numpy_integers_are_ids(reader):
+    import numpy as np
+    assert [r.id for r in reader.get_many(timef.Record, np.array([1, 2]))] == [1, 2]
+    assert reader.get(timef.Signal, np.uint8(3)).id == 3
+
+
+def test_validation_error_on_bad_arguments(reader):
+    with pytest.raises(timef.ValidationError):
+        reader.read_tasks(split="holdout")
+    with pytest.raises(timef.ValidationError):
+        reader.read(load="eager")
+    with pytest.raises(timef.ValidationError):
+        reader.get(timef.Record, 1, parent="ptbxl")
+
+
+def test_messages_match_cxx(reader):
+    with pytest.raises(timef.NotFoundError) as e:
+        reader.get(timef.Record, 999)
+    assert str(e.value) == "records: record_id: no record with ID 999"
+    assert e.value.where == "record_id" and e.value.problem == "no record with ID 999"

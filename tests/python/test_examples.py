@@ -1,0 +1,30 @@
+"""The Python examples run as a user runs them, and print what they should."""
+
+import os
+import subprocess
+import sys
+
+import timef
+from conftest import SOURCE_DIR
+
+EXAMPLES = os.path.join(SOURCE_DIR, "examples", "python")
+
+
+def run(script, *args):
+    out = subprocess.run([sys.executable, os.path.join(EXAMPLES, script), *map(str, args)],
+                         check=True, capture_output=True, text=True)
+    return out.stdout
+
+
+def test_write_then_read(tmp_path):
+    release = run("write_ecg.py", tmp_path).strip()
+    assert release == str(tmp_path / "examples" / "ecg-python" / "1.0.0")
+    with timef.TimeFReader.open(release) as r:
+        r.verify()
+        records = list(r.iter_records())
+        assert len(records) == 4 and all(len(rec.signals) == 12 for rec in records)
+        assert {t.task_type for t in r.read_tasks()} == {"classification", "answer"}
+    printed = run("read_ecg.py", release)
+    assert "record 1: 12 leads, 5000 samples, millivolt" in printed
+    assert "signal 1, steps 0-500: 500 values" in printed
+    assert "8 tasks: ['answer', 'classification']" in printed
