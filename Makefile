@@ -46,6 +46,7 @@ fuzz: deps
 	else echo "no fuzz targets yet"; fi
 
 install: build
+	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 format:

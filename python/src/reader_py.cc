@@ -7,7 +7,7 @@
 namespace timef::python {
 namespace {
 
-std::shared_ptr<model::Dataset> ToShared(std::unique_ptr<model::Dataset> d) { return std::move(d); }
+std::shared_ptr<model::Dataset> ToShared(std::unique_ptr<model::Dataset> d) { return d; }
 
 std::optional<std::vector<std::int64_t>> OptionalIds(
     const std::optional<std::vector<std::int64_t>>& ids) {

@@ -4,7 +4,8 @@
 #  1. find_package(timef COMPONENTS static): builds examples/cpp/write_ecg.cc against timef::timef
 #     and read.cc against timef::timef_static, and runs them (tests/examples/examples_test.sh);
 #  2. moves the prefix elsewhere and builds both with `pkg-config --cflags --libs timef`, and runs
-#     them: the pkg-config file and the libraries must not depend on where they were installed.
+#     them: the pkg-config file and the libraries must not depend on where they were installed;
+#  3. runs the Python examples against the package installed in the moved prefix's dist-packages.
 set -u
 build=$1
 src=$2
@@ -65,5 +66,20 @@ done
 if [ -x "$scratch/write_ecg_pc" ] && [ -x "$scratch/read_pc" ]; then
   bash "$src/tests/examples/examples_test.sh" "$scratch/write_ecg_pc" "$scratch/read_pc" \
     "$scratch/pc-run" || fail "examples built with pkg-config"
+fi
+
+# ---- 3. the Python package, from the moved prefix (built unless this is a sanitizer build) ----
+if [ -d "$build/python/timef" ]; then
+  module=$(find "$moved" -name '_timef*.so' | head -n 1)
+  if [ -z "$module" ]; then
+    fail "the Python module was not installed"
+  else
+    site=$(dirname "$(dirname "$module")")
+    case "$site" in */dist-packages) ;; *) fail "Python package not in a dist-packages: $site" ;; esac
+    release=$(PYTHONPATH=$site /usr/bin/python3 "$src/examples/python/write_ecg.py" "$scratch/py-root") ||
+      fail "installed Python package: write_ecg.py"
+    PYTHONPATH=$site /usr/bin/python3 "$src/examples/python/read_ecg.py" "$release" >"$scratch/py-read.log" 2>&1 ||
+      fail "installed Python package: read_ecg.py: $(tail -n 5 "$scratch/py-read.log")"
+  fi
 fi
 finish
