@@ -29,6 +29,16 @@ else
   echo "benchmark suite not built (needs the writer and reader modules)" >&2
 fi
 
+# Python against C++ on the ECG corpus (bench/python/bench_python.py), when the module is built.
+if [ -x "$build/bench-suite/timef_python_peer" ] && [ -d "$build/python/timef" ]; then
+  py_args=(--build "$build" --out "$out")
+  if [ "${QUICK:-0}" = 1 ]; then py_args+=(--size small --picks 50 --rounds 1); fi
+  echo "== bench_python.py ${py_args[*]}" >&2
+  /usr/bin/python3 "$root/bench/python/bench_python.py" "${py_args[@]}" >"$out/python.md" ||
+    suite_status=$?
+  cat "$out/python.md" >&2
+fi
+
 if [ "${QUICK:-0}" = 1 ]; then
   exit "$suite_status"
 fi
