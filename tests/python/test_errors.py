@@ -104,3 +104,31 @@ def test_messages_match_cxx(reader):
         reader.get(timef.Record, 999)
     assert str(e.value) == "records: record_id: no record with ID 999"
     assert e.value.where == "record_id" and e.value.problem == "no record with ID 999"
+
+
+def test_reader_error_when_close_cuts_a_read_short(hello):
+    import threading
+    import time
+    reader = timef.TimeFReader.open(hello)
+    outcomes = []
+
+    def work():
+        for _ in range(300):
+            try:
+                reader.read_tasks()
+                list(reader.iter_records())
+                outcomes.append("ok")
+            except timef.ReaderError as e:
+                outcomes.append(e)
+                if sum(isinstance(o, timef.ReaderError) for o in outcomes) >= 3:
+                    return
+    thread = threading.Thread(target=work)
+    thread.start()
+    while thread.is_alive():
+        reader.close()  # from another thread, while the read runs with the GIL released
+        time.sleep(0.0005)
+    errors = [o for o in outcomes if isinstance(o, timef.ReaderError)]
+    assert errors, "no read was cut short"
+    assert all(o == "ok" or isinstance(o, timef.ReaderError) for o in outcomes)
+    assert "closed during the read" in str(errors[0]) and "control.duckdb" in str(errors[0])
+    assert len(reader.record_ids()) == 4  # the reader reopens afterwards
