@@ -15,7 +15,7 @@ esac
 [ "$seconds" -gt 0 ] || { echo "fuzz.sh: SECONDS must be positive" >&2; exit 2; }
 shift $(($# >= 2 ? 2 : 1))
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(parquet_read manifest_parse payload_read)
+[ ${#targets[@]} -gt 0 ] || targets=(parquet_read manifest_parse payload_read cli_args)
 root="$(cd "$(dirname "$0")/.." && pwd)"
 artifacts="$build_dir/fuzz-artifacts/"
 mkdir -p "$artifacts"

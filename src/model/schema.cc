@@ -84,11 +84,12 @@ class SchemaBuilder {
     auto [it, inserted] = descriptors_.emplace(content.name(), DescriptorEntry{seen, holder});
     if (inserted) return;
     AnnotationDescriptor& known = it->second.descriptor;
+    // Not the structured binding itself: clang before 16 cannot capture one in a lambda.
+    const std::string& first_holder = it->second.first_holder;
     auto conflict = [&](const std::string& field, const std::string& values) {
       internal::Fail(holder, where + "." + field,
                      "annotation key " + internal::Quoted(content.name()) + " has conflicting " +
-                         field + ": " + values + " (first seen on " + it->second.first_holder +
-                         ")");
+                         field + ": " + values + " (first seen on " + first_holder + ")");
     };
     if (known.annotation_type != seen.annotation_type) {
       conflict("span", std::string(ToString(seen.annotation_type)) + " here, " +
