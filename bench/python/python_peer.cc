@@ -8,6 +8,7 @@
 //       for each ID of IDS_FILE (one per line), and the seconds of each full pass (IterRecords,
 //       every signal's LoadValues()).
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -22,7 +23,14 @@ double Since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// Like `timef demo`: a committed corpus is kept (a version is never rewritten) and reported.
 int Write(const std::string& size, const std::string& dir) {
+  const std::filesystem::path committed = std::filesystem::path(dir) / "bench" / "ecg" / "1.0.0";
+  if (std::filesystem::exists(committed / "manifest.json")) {
+    std::cerr << "bench/ecg@1.0.0 is already committed\n";
+    std::cout << committed.string() << "\n";
+    return 0;
+  }
   auto corpus = timef::bench::BuildCorpus(timef::bench::CorpusKind::kEcg,
                                           timef::bench::ParseCorpusSize(size), 42);
   timef::WriteOptions options;

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Usage: kill_test.sh TIMEF_BINARY SCRATCH_DIR [KILLS]
-# SIGKILLs a real writer (`timef demo ROOT`) at KILLS points spread evenly over one write's
+# Usage: kill_test.sh TIMEF_BINARY SCRATCH_DIR [KILLS [RELEASE WRITER [ARGS...]]]
+# SIGKILLs a real writer (`timef demo ROOT`, or `WRITER ARGS... ROOT` writing the release
+# ROOT/RELEASE, e.g. the bench corpus: `bench/ecg/1.0.0 timef_python_peer write small`) at KILLS
+# points spread evenly over one write's
 # duration (values, payloads, catalog, audit, hashing, manifest, fsync, rename all fall inside it)
 # and checks after each kill that the registry holds either no release or a complete one that
 # `timef verify` passes, that nothing but `*.tmp-*` staging directories was left behind, and that
@@ -11,6 +13,15 @@ set -u
 timef=$1
 scratch=$2
 kills=${3:-24}
+release_rel=${4:-timef/hello-world/1.0.0}
+if [ $# -ge 5 ]; then
+  writer=("${@:5}")
+else
+  writer=("$timef" demo)
+fi
+dataset_rel=$(dirname "$release_rel")
+org_rel=$(dirname "$dataset_rel")
+version=$(basename "$release_rel")
 rm -rf "$scratch" && mkdir -p "$scratch"
 # shellcheck source=../support/cli_checks.sh
 source "$(dirname "$0")/../support/cli_checks.sh"
@@ -19,7 +30,7 @@ source "$(dirname "$0")/../support/cli_checks.sh"
 duration_us=0
 for run in 1 2; do
   t0=$(date +%s%N)
-  "$timef" demo "$scratch/timing-$run" >/dev/null 2>&1 || fail "undisturbed demo write failed"
+  "${writer[@]}" "$scratch/timing-$run" >/dev/null 2>&1 || fail "undisturbed write failed"
   t1=$(date +%s%N)
   [ $(((t1 - t0) / 1000)) -gt "$duration_us" ] && duration_us=$(((t1 - t0) / 1000))
 done
@@ -33,23 +44,23 @@ for i in $(seq 1 "$kills"); do
   mkdir -p "$root"
   # Stratified delays over [0, 1.2 x duration) with a per-run offset, so every stage is hit.
   delay_us=$(((duration_us * 12 / 10) * (i - 1) / kills + (RANDOM % (duration_us / kills + 1))))
-  "$timef" demo "$root" >/dev/null 2>&1 &
+  "${writer[@]}" "$root" >/dev/null 2>&1 &
   pid=$!
   sleep "$(printf '%d.%06d' $((delay_us / 1000000)) $((delay_us % 1000000)))"
   kill -KILL "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
-  release=$root/timef/hello-world/1.0.0
+  release=$root/$release_rel
 
   # Only staging directories may be left besides a committed release and its parent folders.
   while IFS= read -r path; do
     case "$path" in
-      "$root" | "$root/timef" | "$root/timef/hello-world") ;;
+      "$root" | "$root/$org_rel" | "$root/$dataset_rel") ;;
       "$release" | "$release"/*) ;;
-      "$root/timef/hello-world/1.0.0.tmp-"*) ;;
+      "$root/$dataset_rel/$version.tmp-"*) ;;
       *) fail "kill $i (${delay_us} us): unexpected path left behind: ${path#"$root"/}" ;;
     esac
   done < <(find "$root" -mindepth 0)
-  staging=$(find "$root/timef/hello-world" -maxdepth 1 -name '1.0.0.tmp-*' 2>/dev/null | wc -l)
+  staging=$(find "$root/$dataset_rel" -maxdepth 1 -name "$version.tmp-*" 2>/dev/null | wc -l)
   leftover_staging=$((leftover_staging + staging))
 
   if [ -e "$release" ]; then
@@ -62,7 +73,7 @@ for i in $(seq 1 "$kills"); do
   fi
 
   # The same write succeeds afterwards, next to any leftovers, and the result verifies.
-  "$timef" demo "$root" >/dev/null 2>"$scratch/rerun-$i.err" ||
+  "${writer[@]}" "$root" >/dev/null 2>"$scratch/rerun-$i.err" ||
     { fail "kill $i: re-running the write failed"; cat "$scratch/rerun-$i.err" >&2; }
   "$timef" verify "$release" >/dev/null 2>&1 || fail "kill $i: the re-run release does not verify"
   rm -rf "$root"
