@@ -38,7 +38,8 @@ struct Args {
             << "\nusage: timef_bench_suite [--quick] [--size small|medium|large] "
                "[--corpora ecg,tsqa,long,tasks] [--out DIR] [--work DIR] [--keep] "
                "[--repeats N] [--write-repeats N] [--seed N] [--duckdb-threads N] "
-               "[--zstd-level N] [--page-size BYTES] [--threads N]\n";
+               "[--zstd-level N] [--page-size BYTES] [--threads N] "
+               "[--compare-catalog-block-size BYTES]\n";
   std::exit(code);
 }
 
@@ -87,8 +88,13 @@ Args ParseArgs(int argc, char** argv) {
       // WriteOptions::threads: pages compressed on this many threads (same bytes for any count).
       args.options.write_options.threads = std::stoi(value());
       if (args.options.write_options.threads < 1) Usage("--threads < 1");
+    } else if (a == "--compare-catalog-block-size") {
+      args.options.compare_catalog_block_size = std::stoll(value());
+      if (args.options.compare_catalog_block_size < 16384) {
+        Usage("--compare-catalog-block-size < 16384");
+      }
     } else if (a == "--page-size") {
-      // FORMAT.md §7.2 leaves the data page target to the writer; this compares choices.
+      // docs/format.md §7.3 leaves the data page target to the writer; this compares choices.
       args.options.write_options.data_page_target_bytes = std::stoll(value());
       if (args.options.write_options.data_page_target_bytes < 1024) Usage("--page-size < 1024");
     } else {
@@ -313,6 +319,7 @@ int Main(int argc, char** argv) {
                           {"long_windows_per_record", o.long_windows_per_record},
                           {"max_windows", o.max_windows},
                           {"write_options", WriteOptionsJson(o.write_options)},
+                          {"compare_catalog_block_size", o.compare_catalog_block_size},
                           {"build_type", TIMEF_BUILD_TYPE}};
   report["rss_baseline_mib"] =
       static_cast<double>(RunInChild([] { return Json::object(); }).max_rss_kib) / 1024;
@@ -345,19 +352,46 @@ int Main(int argc, char** argv) {
       flush();
       continue;
     }
-    for (const Workload& w : WorkloadsFor(kind)) {
-      try {
-        const ChildResult c = RunInChild([&] { return w.run(o, kind); });
-        Json row = MakeRow(corpus, w.name, w.unit, w.higher_is_better, c.output);
-        row["process_peak_rss_mib"] = static_cast<double>(c.max_rss_kib) / 1024;
-        Log(corpus + " " + w.name + ": timef median " + row["timef"]["median"].dump() + " " +
-            w.unit + ", ratio " + row["ratio"].dump());
-        results.push_back(std::move(row));
-      } catch (const std::exception& e) {
-        Log(corpus + " " + w.name + " FAILED: " + e.what());
-        entry["errors"].push_back(std::string(w.name) + ": " + e.what());
-        ++failures;
+    auto run_workloads = [&](const std::string& suffix, bool catalog_only) {
+      for (const Workload& w : WorkloadsFor(kind)) {
+        const std::string name = std::string(w.name) + suffix;
+        if (catalog_only && name.rfind("open", 0) != 0 && name.rfind("task_hydration", 0) != 0)
+          continue;
+        try {
+          const ChildResult c = RunInChild([&] { return w.run(o, kind); });
+          Json row = MakeRow(corpus, name, w.unit, w.higher_is_better, c.output);
+          row["process_peak_rss_mib"] = static_cast<double>(c.max_rss_kib) / 1024;
+          Log(corpus + " " + name + ": timef median " + row["timef"]["median"].dump() + " " +
+              w.unit + ", ratio " + row["ratio"].dump());
+          results.push_back(std::move(row));
+        } catch (const std::exception& e) {
+          Log(corpus + " " + name + " FAILED: " + e.what());
+          entry["errors"].push_back(name + ": " + e.what());
+          ++failures;
+        }
       }
+    };
+    run_workloads("", false);
+    if (o.compare_catalog_block_size > 0) {
+      // A/B/A on the same corpus in the same run: the written catalog, the copy with the other
+      // block size, the written catalog again (restored byte for byte).
+      const CorpusPaths paths = PathsFor(o, kind);
+      const auto saved = o.work_dir / (corpus + "-written-catalog");
+      std::filesystem::remove_all(saved);
+      std::filesystem::create_directories(saved);
+      for (std::string_view f : {manifest::kControlFileName, manifest::kManifestFileName})
+        std::filesystem::copy_file(paths.release / f, saved / f);
+      const std::string tag = "@" + std::to_string(o.compare_catalog_block_size);
+      entry["compare_catalog_bytes"] = {
+          {"written", std::filesystem::file_size(paths.release / manifest::kControlFileName)}};
+      ReblockCatalog(paths.release, o.compare_catalog_block_size);
+      entry["compare_catalog_bytes"][tag] =
+          std::filesystem::file_size(paths.release / manifest::kControlFileName);
+      run_workloads(tag, true);
+      for (std::string_view f : {manifest::kControlFileName, manifest::kManifestFileName})
+        std::filesystem::copy_file(saved / f, paths.release / f,
+                                   std::filesystem::copy_options::overwrite_existing);
+      run_workloads("@written-again", true);
     }
     corpora.push_back(entry);
     if (!args.keep) std::filesystem::remove_all(o.work_dir / corpus);

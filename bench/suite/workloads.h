@@ -35,6 +35,10 @@ struct SuiteOptions {
   int max_windows = 500;
   WriteOptions write_options;
   std::filesystem::path work_dir;  // scratch: releases and raw stores
+  // Bench-only (--compare-catalog-block-size): after a corpus's read workloads, its catalog is
+  // copied into a file with these DuckDB blocks, the catalog workloads run again on it, then on
+  // the written catalog restored (the library's own choice is not a knob). 0 = off.
+  std::int64_t compare_catalog_block_size = 0;
 };
 
 // Where one corpus lives in the scratch directory.
@@ -62,7 +66,7 @@ Json MeasureSizes(const SuiteOptions& options, CorpusKind kind);
 Json OpenWorkload(const SuiteOptions& options, CorpusKind kind);
 Json ScanWorkload(const SuiteOptions& options, CorpusKind kind);
 enum class SeriesPath {
-  kIndex,   // Reader::GetSignalValues(id).Load(): the compact locator index, no record built
+  kIndex,   // Reader::GetSignalValues(id).LoadValues(): the compact locator index, no record built
   kObject,  // Reader::GetSignal(id)->LoadValues(): hydrates the signal's whole record first
   kHandle,  // LoadValues() on signals hydrated before timing
 };
@@ -75,5 +79,9 @@ Json VerifyWorkload(const SuiteOptions& options, CorpusKind kind);
 // ---- tasks (workloads_tasks.cc) ----
 // `iterate`: false = ReadTasks (one call), true = IterTasks batch by batch.
 Json TaskHydrationWorkload(const SuiteOptions& options, CorpusKind kind, bool iterate);
+
+// Rewrites `release`'s control.duckdb with DuckDB blocks of `block_size` bytes (COPY FROM
+// DATABASE into a new file) and updates the manifest's control size and checksum.
+void ReblockCatalog(const std::filesystem::path& release, std::int64_t block_size);
 
 }  // namespace timef::bench

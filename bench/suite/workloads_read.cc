@@ -108,7 +108,7 @@ Json RandomSeriesWorkload(const SuiteOptions& options, CorpusKind kind, SeriesPa
       std::shared_ptr<const model::ValueArray> values;
       switch (path) {
         case SeriesPath::kIndex:
-          values = setup.reader.GetSignalValues(id).Load();
+          values = setup.reader.GetSignalValues(id).LoadValues();
           break;
         case SeriesPath::kObject:
           values = setup.reader.GetSignal(id)->LoadValues();
@@ -164,7 +164,7 @@ Json BatchedRandomWorkload(const SuiteOptions& options, CorpusKind kind, SeriesP
     for (const auto& ids : batches) {
       Stopwatch clock;
       if (path == SeriesPath::kIndex) {
-        for (const auto& ref : setup.reader.GetSignalValues(ids)) sink += ref.Load()->size();
+        for (const auto& ref : setup.reader.GetSignalValues(ids)) sink += ref.LoadValues()->size();
       } else {
         for (const auto& signal : setup.reader.GetSignals(ids)) {
           sink += signal->LoadValues()->size();

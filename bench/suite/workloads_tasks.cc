@@ -1,5 +1,9 @@
 // Task hydration over the task-heavy corpus: every task as model objects (lazy text), against
 // the SQL floor of fetching the same catalog rows with DuckDB without building any object.
+#include <filesystem>
+#include <fstream>
+
+#include "core/checksum.h"
 #include "suite/duckdb_peer.h"
 #include "suite/stats.h"
 #include "suite/workloads.h"
@@ -46,6 +50,28 @@ Json TaskHydrationWorkload(const SuiteOptions& options, CorpusKind kind, bool it
                {{"tasks", tasks},
                 {"duckdb_rows_fetched", rows},
                 {"duckdb_peer", "SELECT * of the task tables (rows only, no objects)"}}}};
+}
+
+void ReblockCatalog(const std::filesystem::path& release, std::int64_t block_size) {
+  namespace fs = std::filesystem;
+  const fs::path catalog = release / manifest::kControlFileName;
+  const fs::path copy = release / "control.reblocked.duckdb";
+  fs::remove(copy);
+  {
+    DuckDb db({}, /*read_only=*/false, 1);
+    db.Execute("ATTACH " + QuoteSql(catalog.string()) + " AS src (READ_ONLY)");
+    db.Execute("ATTACH " + QuoteSql(copy.string()) + " AS dst (BLOCK_SIZE " +
+               std::to_string(block_size) + ")");
+    db.Execute("COPY FROM DATABASE src TO dst");
+    db.Execute("DETACH dst");
+    db.Execute("DETACH src");
+  }
+  fs::rename(copy, catalog);
+  const fs::path manifest_path = release / manifest::kManifestFileName;
+  manifest::Manifest m = manifest::ReadManifest(manifest_path);
+  m.files.control.size = static_cast<std::int64_t>(fs::file_size(catalog));
+  m.files.control.checksum = FileChecksum(catalog);
+  std::ofstream(manifest_path, std::ios::binary | std::ios::trunc) << manifest::WriteManifest(m);
 }
 
 }  // namespace timef::bench

@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <exception>
 #include <iostream>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -41,18 +43,16 @@ int main(int argc, char** argv) {
     std::cout << m.Ref() << ": " << m.counts.records << " records, " << m.counts.signals
               << " signals\n";
 
-    // Records come in batches; signal values stay on disk until read.
+    // Records are built in batches behind the range-for (IterRecords().Next() gives whole
+    // batches); signal values stay on disk until read.
     std::int64_t first_signal = 0;
-    RecordStream records = reader.IterRecords();
-    while (auto batch = records.Next()) {
-      for (const auto& record : *batch) {
-        std::cout << "record " << *record->id() << ":";
-        for (const auto& signal : record->Signals()) {
-          std::cout << " " << signal->name() << "(" << signal->n_values() << ")";
-          if (first_signal == 0) first_signal = *signal->id();
-        }
-        std::cout << "\n";
+    for (const auto& record : reader.IterRecords()) {
+      std::cout << "record " << *record->id() << ":";
+      for (const auto& signal : record->Signals()) {
+        std::cout << " " << signal->name() << "(" << signal->n_values() << ")";
+        if (first_signal == 0) first_signal = *signal->id();
       }
+      std::cout << "\n";
     }
 
     // Steps [100, 105) of the first signal: only the pages holding them are decoded.
@@ -61,10 +61,15 @@ int main(int argc, char** argv) {
     std::cout << "signal " << first_signal << " steps 100-104 (" << *signal->spec()->unit << "):";
     for (float value : window.values<float>()) std::cout << " " << value;
     std::cout << "\n";
+    // Every value of the same signal, and the same through the locator index (no record built).
+    std::shared_ptr<const model::ValueArray> all = signal->LoadValues();
+    std::vector<SignalValuesRef> refs = reader.GetSignalValues({first_signal});
+    std::cout << "signal " << first_signal << ": " << all->size() << " values, "
+              << refs.front().LoadValues()->size() << " by ID\n";
 
     auto task = reader.GetTask(1);
-    std::cout << "task 1: " << model::ToString(task->type()) << ", prompt \""
-              << task->prompt()->Read() << "\"\n";
+    const std::string heading = "task 1: " + model::ToString(task->type());
+    std::cout << heading << ", prompt \"" << task->prompt()->Read() << "\"\n";
     for (const model::TaskTarget& target : task->targets().value()) PrintTarget(target);
 
     // The same tasks as an Arrow table, without building task objects.

@@ -1,4 +1,4 @@
-// The error classes of FORMAT.md §12. Every message reads
+// The error classes of docs/format.md §12. Every message reads
 // "<file or table>[: <field, column or JSON pointer>]: <problem>".
 #pragma once
 

@@ -1,4 +1,5 @@
-// Names of FORMAT.md §2.1: dataset ids, versions, release references, parent aliases, spec types.
+// Names of docs/format.md §2.1: dataset ids, versions, release references, parent aliases, spec
+// types.
 #pragma once
 
 #include <compare>

@@ -1,8 +1,8 @@
-// The release manifest (FORMAT.md §5): model, writer and validating reader.
+// The release manifest (docs/format.md §5): model, writer and validating reader.
 //
 // A Manifest is plain data. WriteManifest() checks it and renders it in manifest form
 // (deterministic: equal manifests give equal bytes); ParseManifest()/ReadManifest() apply every
-// shape rule of §5.1–§5.9 and every cross-field rule of §5.10 before returning one.
+// shape rule of §5.1–§5.8 and every cross-field rule of §5.9 before returning one.
 #pragma once
 
 #include <cstdint>
@@ -35,7 +35,7 @@ inline constexpr int64_t kManifestFormatVersion = 1;
 inline constexpr std::string_view kManifestFileName = "manifest.json";
 inline constexpr std::string_view kControlFileName = "control.duckdb";
 
-// ---- Enumerations (each serializes by the exact string FORMAT.md gives) ----
+// ---- Enumerations (each serializes by the exact string docs/format.md §5 gives) ----
 
 enum class License {
   kMit,
@@ -75,19 +75,19 @@ enum class Domain {
 
 enum class Access { kOpen, kCredentialed, kRestricted };
 
-// Encoding a release's shards of one spec_type carry (manifest `value_encoding`, §7.4).
+// Encoding a release's shards of one spec_type carry (manifest `value_encoding`, §7.5).
 enum class ValueEncoding { kDictionary, kByteStreamSplit, kPlain };
 // The writer override of the card (`metadata.value_encoding`); null in the card means "not set".
 enum class ValueEncodingChoice { kAuto, kDictionary, kByteStreamSplit, kPlain };
 
 enum class ValuesBackend { kParquet, kZarr };
 
-std::string_view ToString(License value);
-std::string_view ToString(Domain value);
-std::string_view ToString(Access value);
-std::string_view ToString(ValueEncoding value);
-std::string_view ToString(ValueEncodingChoice value);
-std::string_view ToString(ValuesBackend value);
+const std::string& ToString(License value);
+const std::string& ToString(Domain value);
+const std::string& ToString(Access value);
+const std::string& ToString(ValueEncoding value);
+const std::string& ToString(ValueEncodingChoice value);
+const std::string& ToString(ValuesBackend value);
 
 // Each returns nullopt for a string that is not exactly one of the documented names.
 std::optional<License> ParseLicense(std::string_view text);
@@ -169,7 +169,7 @@ struct Schema {
   bool operator==(const Schema&) const = default;
 };
 
-// ---- Counts (§5.5) ----
+// ---- Counts (§5.4) ----
 
 struct Counts {
   int64_t records = 0;
@@ -185,7 +185,7 @@ struct Counts {
   bool operator==(const Counts&) const = default;
 };
 
-// ---- Files (§5.6) ----
+// ---- Files (§5.5) ----
 
 struct FilePart {
   std::string path;      // relative to the root of the release that stores the file (§2.2)
@@ -203,7 +203,7 @@ struct Files {
   bool operator==(const Files&) const = default;
 };
 
-// ---- Build environment (§5.7), provenance only ----
+// ---- Build environment (§5.6), provenance only ----
 
 struct Producer {
   std::string name;
@@ -249,8 +249,8 @@ struct Manifest {
   bool operator==(const Manifest&) const = default;
 };
 
-// Sorts what FORMAT.md keeps sorted (specs, annotations, task types, files lists, pins), so a
-// builder can fill the lists in any order before writing.
+// Sorts what docs/format.md §5 keeps sorted (specs, annotations, task types, files lists, pins), so
+// a builder can fill the lists in any order before writing.
 void SortManifestLists(Manifest& manifest);
 
 // ---- Validation ----
@@ -265,8 +265,8 @@ struct ManifestProblem {
   std::string message;
 };
 
-// Every problem of a manifest model: value rules of §5.1–§5.9 (patterns, ranges, sort order) and
-// the cross-field rules of §5.10. Empty when the manifest may be written.
+// Every problem of a manifest model: value rules of §5.1–§5.8 (patterns, ranges, sort order) and
+// the cross-field rules of §5.9. Empty when the manifest may be written.
 std::vector<ManifestProblem> ValidateManifest(const Manifest& manifest);
 
 // The result of checking manifest bytes without throwing for content problems.
@@ -282,8 +282,9 @@ ManifestCheck CheckManifest(std::string_view bytes);
 
 // ---- Writer ----
 
-// The manifest as a JSON value with keys in FORMAT.md order, all twelve top-level keys present.
-// Throws ValidationError naming the first problem's JSON pointer when ValidateManifest() finds any.
+// The manifest as a JSON value with keys in docs/format.md §5.1 order, all twelve top-level keys
+// present. Throws ValidationError naming the first problem's JSON pointer when ValidateManifest()
+// finds any.
 Json ManifestToJson(const Manifest& manifest);
 
 // ManifestToJson() rendered in manifest form (§2.5): the bytes of manifest.json.
@@ -291,7 +292,7 @@ std::string WriteManifest(const Manifest& manifest);
 
 // ---- Reader ----
 
-// Parses and validates manifest bytes (§5.10 steps 2–4). `path` only names the file in errors.
+// Parses and validates manifest bytes (§5.9 steps 2–4). `path` only names the file in errors.
 // Throws ManifestError naming `path` and the JSON pointer, or ValidationError for a bad path
 // (§2.2).
 Manifest ParseManifest(std::string_view bytes, const std::filesystem::path& path =

@@ -1,4 +1,4 @@
-// Reading a committed TimeF release (FORMAT.md §11, §13): open checks the manifest and the
+// Reading a committed TimeF release (docs/format.md §11, §13): open checks the manifest and the
 // presence and size of every listed file, and nothing else; the catalog opens read-only on the
 // first object request; records and tasks are built in batches into model objects whose signal
 // values, irregular offsets and packed text are lazy handles unless the read's LoadPlan loads
@@ -17,15 +17,18 @@
 // in parallel). Across fork() the catalog connection closes and reopens on the next request, in
 // parent and child.
 //
-// Errors (FORMAT.md §12): ValidationError for bad arguments, NotFoundError naming every unknown
-// ID ("<table>: <id column>: no <kind> with ID 7, 9"), FormatError (naming the table and column)
-// for a stored artifact that is corrupt or unsupported, FileError for a file that is missing or
-// cannot be read, ReaderError for a read interrupted by Close() or fork().
+// Errors (docs/format.md §12): ValidationError for bad arguments, NotFoundError naming every
+// unknown ID ("<table>: <id column>: no <kind> with ID 7, 9"), FormatError (naming the table and
+// column) for a stored artifact that is corrupt or unsupported, FileError for a file that is
+// missing or cannot be read, ReaderError for a read interrupted by Close() or fork().
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <initializer_list>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <span>
@@ -100,8 +103,8 @@ struct ReaderOptions {
 };
 
 // A signal's stored values found through the reader's compact locator index, without building its
-// record (FORMAT.md §11). Once the index holds the signal, reading costs no SQL: a hash lookup and
-// the decode of the pages that hold the values.
+// record (docs/format.md §11.5). Once the index holds the signal, reading costs no SQL: a hash
+// lookup and the decode of the pages that hold the values.
 class SignalValuesRef {
  public:
   std::int64_t id() const { return id_; }
@@ -111,8 +114,11 @@ class SignalValuesRef {
   // Timesteps (n_values of the signal row).
   std::int64_t n_values() const { return n_values_; }
   bool has_values() const { return values_ != nullptr; }
-  // Every value, decoded now (Error when the signal has no values).
-  std::shared_ptr<const model::ValueArray> Load() const;
+  // Every value, decoded now (Error when the signal has no values). The same verb as
+  // model::Signal::LoadValues(): one name for "load a signal's values" on both user-facing types.
+  std::shared_ptr<const model::ValueArray> LoadValues() const;
+  // Deprecated old name of LoadValues(), kept while other code moves over; do not use in new code.
+  std::shared_ptr<const model::ValueArray> Load() const { return LoadValues(); }
   // Timesteps [begin, end) with the same rules as model::Signal::ReadSteps: end is clamped to
   // n_values, a negative or reversed window raises ValidationError, only intersecting chunks and
   // pages are decoded (an empty window decodes nothing).
@@ -129,7 +135,18 @@ class SignalValuesRef {
   std::shared_ptr<const model::SignalValues> values_;
 };
 
-// Yields records (or tasks) in bounded batches; each batch is built on its own.
+// Yields records (or tasks) in bounded batches; each batch is built on its own. Two ways to
+// consume it (use one per stream):
+//   - batch-wise: `while (auto batch = stream.Next()) { for (auto& r : *batch) ... }`;
+//   - object-wise, in a range-for: `for (const auto& record : reader.IterRecords()) ...`. The
+//     input iterator pulls the next batch (one Next()) when the current one is used up, so memory
+//     stays at one batch; the element is the batch's shared_ptr, which the caller may keep.
+// Lifetime and threading: the stream owns the batch being iterated; an iterator points into the
+// stream, so the stream must outlive its iterators and must not be moved while one is in use (a
+// range-for keeps a temporary stream alive for the whole loop). begin() may be called once per
+// stream (an input range: a second pass sees nothing). A stream shares its Reader's state, so it
+// keeps working after the Reader's Close() or destruction (the catalog reopens); like its Reader it
+// is used by one thread at a time.
 template <class T>
 class BatchStream {
  public:
@@ -138,15 +155,70 @@ class BatchStream {
   // The next batch, or nullopt at the end.
   std::optional<Batch> Next() { return next_ ? next_() : std::nullopt; }
 
+  class iterator {
+   public:
+    using iterator_concept = std::input_iterator_tag;
+    using iterator_category = std::input_iterator_tag;
+    using value_type = std::shared_ptr<T>;
+    using difference_type = std::ptrdiff_t;
+    using reference = const std::shared_ptr<T>&;
+    using pointer = const std::shared_ptr<T>*;
+
+    iterator() = default;
+    reference operator*() const { return stream_->batch_[stream_->position_]; }
+    pointer operator->() const { return &**this; }
+    iterator& operator++() {
+      if (!stream_->Advance()) stream_ = nullptr;
+      return *this;
+    }
+    void operator++(int) { ++*this; }
+    friend bool operator==(const iterator& it, std::default_sentinel_t) {
+      return it.stream_ == nullptr;
+    }
+
+   private:
+    friend class BatchStream;
+    explicit iterator(BatchStream* stream) : stream_(stream) {}
+    BatchStream* stream_ = nullptr;
+  };
+
+  // Pulls the first non-empty batch; equal to end() when there is none.
+  iterator begin() {
+    batch_.clear();
+    position_ = 0;
+    return PullBatch() ? iterator(this) : iterator();
+  }
+  std::default_sentinel_t end() const { return {}; }
+
  private:
+  // Moves to the next element, pulling batches as needed; false at the end.
+  bool Advance() {
+    if (++position_ < batch_.size()) return true;
+    return PullBatch();
+  }
+  // Replaces the batch with the next non-empty one; false (and an empty batch) at the end.
+  bool PullBatch() {
+    batch_.clear();
+    position_ = 0;
+    while (std::optional<Batch> next = Next()) {
+      if (!next->empty()) {
+        batch_ = std::move(*next);
+        return true;
+      }
+    }
+    return false;
+  }
+
   std::function<std::optional<Batch>()> next_;
+  Batch batch_;
+  std::size_t position_ = 0;
 };
 using RecordStream = BatchStream<model::Record>;
 using TaskStream = BatchStream<model::Task>;
 
 class Reader {
  public:
-  // FORMAT.md §11 Open: reads and validates the manifest (ManifestError; FileError when
+  // docs/format.md §11.1: reads and validates the manifest (ManifestError; FileError when
   // missing), checks every own file exists with its recorded size (FileError naming it). Hashes
   // nothing, opens no catalog, reads no values.
   static Reader Open(const std::filesystem::path& release_dir, const ReaderOptions& options = {});
@@ -163,6 +235,12 @@ class Reader {
   // Hashes every own file, sorted by path; the first missing or mismatching file raises FileError
   // naming it with the expected and actual size or checksum.
   void Verify() const;
+  // The same, reporting progress: `progress(bytes_done, bytes_total)` is called once before the
+  // first file (0, total), after every hashed block of 1 MiB and after each file, where
+  // bytes_total is the sum of the manifest's recorded sizes. It runs on the calling thread; an
+  // exception it throws ends Verify() and propagates.
+  using VerifyProgress = std::function<void(std::int64_t bytes_done, std::int64_t bytes_total)>;
+  void Verify(const VerifyProgress& progress) const;
 
   // The whole dataset: records in stored read order, tasks by ID, registered annotations.
   std::unique_ptr<model::Dataset> Read(const LoadPlan& load = {});
@@ -181,6 +259,12 @@ class Reader {
   std::shared_ptr<model::Record> GetRecord(std::int64_t id, const LoadPlan& load = {});
   std::vector<std::shared_ptr<model::Record>> GetRecords(std::span<const std::int64_t> ids,
                                                          const LoadPlan& load = {});
+  // Braced lists, `GetRecords({1, 2, 3})` (a span cannot bind one); `GetRecords({7})` is a list
+  // of one, never GetRecord(7). Likewise for GetSignals, GetSignalValues and GetTasks.
+  std::vector<std::shared_ptr<model::Record>> GetRecords(std::initializer_list<std::int64_t> ids,
+                                                         const LoadPlan& load = {}) {
+    return GetRecords(std::span<const std::int64_t>(ids.begin(), ids.size()), load);
+  }
   // A signal is returned inside its record: signal->source() and source->record() stay valid as
   // long as the signal is held. `load.signal_values` and `load.time_offsets` apply to the
   // requested signals only (an irregular axis object is shared with the signals recorded on it);
@@ -188,6 +272,10 @@ class Reader {
   std::shared_ptr<model::Signal> GetSignal(std::int64_t id, const LoadPlan& load = {});
   std::vector<std::shared_ptr<model::Signal>> GetSignals(std::span<const std::int64_t> ids,
                                                          const LoadPlan& load = {});
+  std::vector<std::shared_ptr<model::Signal>> GetSignals(std::initializer_list<std::int64_t> ids,
+                                                         const LoadPlan& load = {}) {
+    return GetSignals(std::span<const std::int64_t>(ids.begin(), ids.size()), load);
+  }
   // Values by signal ID through the compact locator index, without building records. The first
   // request indexes the whole release in one query when it has at most
   // ReaderOptions::index_all_chunks chunk rows (else the requested signals that the index lacks,
@@ -195,6 +283,11 @@ class Reader {
   // unknown ID.
   SignalValuesRef GetSignalValues(std::int64_t id);
   std::vector<SignalValuesRef> GetSignalValues(std::span<const std::int64_t> ids);
+  // `GetSignalValues({7})` is a list of one (the initializer_list overload wins over the single
+  // ID by the list-initialization rule), `GetSignalValues(7)` the single ref.
+  std::vector<SignalValuesRef> GetSignalValues(std::initializer_list<std::int64_t> ids) {
+    return GetSignalValues(std::span<const std::int64_t>(ids.begin(), ids.size()));
+  }
 
   std::shared_ptr<model::Task> GetTask(std::int64_t id,
                                        std::optional<model::TaskType> type = std::nullopt,
@@ -202,8 +295,13 @@ class Reader {
   std::vector<std::shared_ptr<model::Task>> GetTasks(
       std::span<const std::int64_t> ids, std::optional<model::TaskType> type = std::nullopt,
       const LoadPlan& load = {});
+  std::vector<std::shared_ptr<model::Task>> GetTasks(
+      std::initializer_list<std::int64_t> ids, std::optional<model::TaskType> type = std::nullopt,
+      const LoadPlan& load = {}) {
+    return GetTasks(std::span<const std::int64_t>(ids.begin(), ids.size()), type, load);
+  }
 
-  // Arrow tables without model objects (docs/format.md §11 "Tables"): one record batch each, in
+  // Arrow tables without model objects (docs/format.md §11.6): one record batch each, in
   // the Arrow C Data Interface (include/timef/arrow_table.h). ID columns are int64 dataset IDs
   // (occurrence_id/content_id and a Source's object_id are storage row numbers of this version);
   // packed text is resolved to its string. The filters of `query` (inputs, split, type, required

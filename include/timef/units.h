@@ -1,4 +1,4 @@
-// Units (FORMAT.md §5.4): canonical names, the alias table (DECIDE, see docs/format.md).
+// Units (docs/format.md §2.6): canonical names, the alias table (DECIDE in docs/format.md §2.6).
 #pragma once
 
 #include <optional>

@@ -1,13 +1,16 @@
-// The schema vocabulary (FORMAT.md §5.3): the enumerations that the model, the manifest, the
+// The schema vocabulary (docs/format.md §5.3): the enumerations that the model, the manifest, the
 // catalog and the CLI all speak. Each is declared here once; `timef::model` and
 // `timef::manifest` re-export them with using-declarations (the same types, not copies).
 //
-// Each enumerator serializes by the exact string FORMAT.md gives; ToString() and Parse*() read
-// one name table (src/core/vocabulary.cc). Plain values and free functions: no state, safe to
-// use from any thread, nothing throws.
+// Each enumerator serializes by the exact string docs/format.md gives; ToString() and Parse*()
+// read one name table (src/core/vocabulary.cc). ToString() returns a reference to an immutable
+// std::string that lives for the whole program, so `std::string s = ToString(x)` and
+// `"dtype " + ToString(x)` work and a std::string_view of it never dangles. Plain values and free
+// functions: safe to use from any thread, nothing throws.
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace timef {
@@ -49,11 +52,11 @@ enum class TaskType {
 };
 
 // "?" for a value that is no declared enumerator.
-std::string_view ToString(DType value);
-std::string_view ToString(Modality value);
-std::string_view ToString(AnnotationType value);
-std::string_view ToString(AnnotationValueType value);
-std::string_view ToString(TaskType value);
+const std::string& ToString(DType value);
+const std::string& ToString(Modality value);
+const std::string& ToString(AnnotationType value);
+const std::string& ToString(AnnotationValueType value);
+const std::string& ToString(TaskType value);
 
 // Each returns nullopt for a string that is not exactly one of the documented names.
 std::optional<DType> ParseDType(std::string_view text);

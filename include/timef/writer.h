@@ -1,6 +1,6 @@
-// Writes a model::Dataset as one committed TimeF release (FORMAT.md §3.2): validate, stage, write
-// values shards, payload files and control.duckdb, audit, hash, write manifest.json last, fsync,
-// rename into place. Any failure removes the staging directory and publishes nothing.
+// Writes a model::Dataset as one committed TimeF release (docs/format.md §3.3): validate, stage,
+// write values shards, payload files and control.duckdb, audit, hash, write manifest.json last,
+// fsync, rename into place. Any failure removes the staging directory and publishes nothing.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +16,7 @@ namespace timef {
 
 // What WriteRelease is doing; reported through WriteOptions::progress.
 enum class WriteStage { kValues, kCatalog, kAudit, kChecksums, kPublish, kDone };
-std::string_view ToString(WriteStage stage);
+const std::string& ToString(WriteStage stage);
 
 struct WriteProgress {
   WriteStage stage = WriteStage::kValues;
@@ -27,13 +27,13 @@ struct WriteProgress {
   std::string shard;
 };
 
-// FORMAT.md §7.2 defaults.
+// docs/format.md §7.3 defaults.
 struct WriteOptions {
   std::int64_t chunk_max_bytes = 1024 * 1024;
   std::int64_t row_group_target_bytes = 4 * 1024 * 1024;
   std::int64_t shard_target_bytes = 128 * 1024 * 1024;
   std::int64_t data_page_target_bytes = 16 * 1024;
-  // "zstd" or "uncompressed" (DECIDE §7.2).
+  // "zstd" or "uncompressed" (DECIDE, docs/format.md §7.3).
   std::string compression = "zstd";
   int compression_level = 19;
   // Threads that compress values pages (1 = the calling thread alone). The release's bytes are the
@@ -41,11 +41,11 @@ struct WriteOptions {
   int threads = 1;
   // Overrides the card's `metadata.value_encoding` when set.
   std::optional<manifest::ValueEncodingChoice> value_encoding;
-  // Per spec_type, wins over the global choice (DECIDE §7.4).
+  // Per spec_type, wins over the global choice (DECIDE, docs/format.md §7.5).
   std::map<std::string, manifest::ValueEncoding> value_encoding_by_spec;
   // Texts longer than this many UTF-8 bytes (lists: summed element bytes) go to payload files.
   std::int64_t text_pack_threshold_bytes = 256;
-  // Re-check the staged catalog with the SQL audit before publishing (§3.2 step 6).
+  // Re-check the staged catalog with the SQL audit before publishing (docs/format.md §3.3 step 6).
   bool audit = true;
   std::function<void(const WriteProgress&)> progress;
 };

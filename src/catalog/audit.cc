@@ -19,8 +19,9 @@ struct Check {
   void (*run)(const audit::Context&);
 };
 
-// FORMAT.md §14 order, which is also the order failures are reported in. Deep checks (A2 offsets,
-// V3, V4, X1 payload rows) and the file-level ones (L1–L4, P3) live outside the catalog audit.
+// docs/format.md §14 order, which is also the order failures are reported in. Deep checks (A2
+// offsets, V3, V4, X1 payload rows) and the file-level ones (L1–L4, P3) live outside the catalog
+// audit.
 constexpr Check kChecks[] = {
     {"C1", audit::CheckC1},   {"C2", audit::CheckC2}, {"C3", audit::CheckC3},
     {"C4", audit::CheckC4},   {"C5", audit::CheckC5}, {"C6", audit::CheckC6},

@@ -1,6 +1,7 @@
-// The catalog part of the audit (FORMAT.md §14): every invariant that needs only control.duckdb and
-// facts taken from the manifest. Each check is set-based SQL over whole tables; the first violated
-// invariant raises AuditError naming its ID, the number of offending rows and up to 5 example keys.
+// The catalog part of the audit (docs/format.md §14): every invariant that needs only
+// control.duckdb and facts taken from the manifest. Each check is set-based SQL over whole tables;
+// the first violated invariant raises AuditError naming its ID, the number of offending rows and up
+// to 5 example keys.
 #pragma once
 
 #include <cstdint>

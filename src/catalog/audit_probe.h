@@ -82,7 +82,7 @@ std::string SqlList(const std::vector<std::string>& values);
 // unknown because of a NULL.
 std::string Violates(std::string_view condition);
 
-// One function per invariant of FORMAT.md §14; each raises AuditError for its first violation.
+// One function per invariant of docs/format.md §14; each raises AuditError for its first violation.
 // audit_control.cc
 void CheckC1(const Context& ctx);
 void CheckC2(const Context& ctx);

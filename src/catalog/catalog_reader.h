@@ -1,5 +1,5 @@
 // Read access to a committed catalog: a fork-safe read-only session whose first open runs the
-// checks of FORMAT.md §6.1 against what the manifest says.
+// checks of docs/format.md §6.1 against what the manifest says.
 #pragma once
 
 #include <filesystem>
@@ -35,7 +35,7 @@ void CheckCatalog(Connection& connection, const CatalogIdentity& expected);
 
 class CatalogReader {
  public:
-  // Opens nothing yet (FORMAT.md §11: opening a release opens no catalog).
+  // Opens nothing yet (docs/format.md §11: opening a release opens no catalog).
   CatalogReader(std::filesystem::path path, CatalogIdentity expected);
 
   // Opens the catalog read-only if needed; the first open runs CheckCatalog(). Missing file:

@@ -1,5 +1,5 @@
-// The catalog schema of FORMAT.md §6.2, §6.3 and §6.5 as data: the DDL, the reader's first-access
-// checks and the audit all derive from these tables.
+// The catalog schema of docs/format.md §6.2, §6.3 and §6.8 as data: the DDL, the reader's
+// first-access checks and the audit all derive from these tables.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // A read-only catalog connection that opens lazily, closes on Close() and around fork(), and opens
-// again on the next lease (FORMAT.md §11 "Connections"; reader.txt fork rules).
+// again on the next lease (docs/format.md §11.4; reader.txt fork rules).
 //
 // Reads happen through a CatalogLease. A lease and every result, chunk and statement made through
 // it carry a token; the connection is really closed (DuckDB handles freed) only once no token is

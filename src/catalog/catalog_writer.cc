@@ -70,9 +70,10 @@ Appender& CatalogWriter::Append(CatalogTable table) {
     throw Error(ErrorSite{.file = s.path}, "catalog writer already finished or discarded");
   }
   if (table == CatalogTable::kControlMetadata || (s.current && table < *s.current)) {
-    throw Error(ErrorSite{.file = s.path, .where = std::string(TableName(table))},
-                "tables must be appended in creation order (FORMAT.md §6.3); current table is " +
-                    std::string(TableName(*s.current)));
+    throw Error(
+        ErrorSite{.file = s.path, .where = std::string(TableName(table))},
+        "tables must be appended in creation order (docs/format.md §6.3); current table is " +
+            std::string(TableName(*s.current)));
   }
   if (s.appender && s.current == table) return *s.appender;
   if (s.appender) {

@@ -1,5 +1,5 @@
-// Writes a new control.duckdb (FORMAT.md §6.1): the schema in one transaction, then every row in a
-// second transaction through one appender per table in §6.3 order, then COMMIT, CHECKPOINT and
+// Writes a new control.duckdb (docs/format.md §6.1): the schema in one transaction, then every row
+// in a second transaction through one appender per table in §6.3 order, then COMMIT, CHECKPOINT and
 // close. Unless Finish() succeeds, the file (and any .wal) is deleted.
 #pragma once
 
@@ -16,7 +16,7 @@
 
 namespace timef::catalog {
 
-// DECIDE (catalog block size, docs/format.md "DuckDB"): the DuckDB block size of a new catalog,
+// DECIDE (catalog block size, docs/format.md §6.1): the DuckDB block size of a new catalog,
 // from the number of records, signals and tasks it will hold (IDs up to `marks`). DuckDB's 256 KiB
 // default gives every table, index and column at least one block (a 20-record catalog was 4–5 MB);
 // 16 KiB blocks are the smallest catalogs up to kSmallCatalogObjects objects, but above that

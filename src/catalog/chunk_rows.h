@@ -1,4 +1,4 @@
-// Reading signal_chunks rows (FORMAT.md §6.4) the same way wherever they are met: object
+// Reading signal_chunks rows (docs/format.md §6.4) the same way wherever they are met: object
 // hydration and the reader's locator index.
 #pragma once
 

@@ -42,7 +42,7 @@ class Config {
 };
 
 // Checks, before DuckDB sees the file, that it exists and carries DuckDB's magic, so that a missing
-// file and a foreign file get the error classes of FORMAT.md §12.
+// file and a foreign file get the error classes of docs/format.md §12.
 void CheckReadableCatalog(const std::filesystem::path& path) {
   // Only an absent file is "not found"; any other stat failure is reported with its cause.
   std::error_code ec;

@@ -1,6 +1,6 @@
 // RAII wrappers over DuckDB's C API: Database, Connection and Transaction. Every failure raises
-// timef::Error (FormatError/ReaderError where FORMAT.md §11/§12 asks) naming the file and the table
-// or purpose of the statement, with DuckDB's message.
+// timef::Error (FormatError/ReaderError where docs/format.md §11/§12 asks) naming the file and the
+// table or purpose of the statement, with DuckDB's message.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +19,7 @@ class Result;
 class Database {
  public:
   // kReadOnly: access_mode=READ_ONLY, no temp directory, no external file access and a locked
-  // configuration, so the open never writes a byte (FORMAT.md §6.1). A missing file raises
+  // configuration, so the open never writes a byte (docs/format.md §6.1). A missing file raises
   // FileError (no_such_file_or_directory); a file that is not a DuckDB database raises
   // FormatError. kReadWrite creates the file when it does not exist, with blocks of
   // `new_file_block_size` bytes (a power of two from 16 KiB to 256 KiB; 0 = DuckDB's default,

@@ -69,9 +69,9 @@ class ConnectionHandle {
   // Throws ReaderError when the connection was aborted; called before and after every DuckDB call.
   void CheckAlive(std::string_view what) const;
 
-  // Raises the error class FORMAT.md §11/§12 asks for: ReaderError when aborted, FormatError for a
-  // missing table/column/type on a read-only catalog, Error otherwise. `what` names the table or
-  // the purpose of the statement.
+  // Raises the error class docs/format.md §11/§12 asks for: ReaderError when aborted, FormatError
+  // for a missing table/column/type on a read-only catalog, Error otherwise. `what` names the table
+  // or the purpose of the statement.
   [[noreturn]] void ThrowError(std::string_view what, duckdb_error_type type,
                                std::string_view message) const;
   // Same, for errors that come without a type (prepare): the type is taken from the message prefix.

@@ -15,8 +15,8 @@
 
 namespace timef::catalog {
 
-// The column types FORMAT.md §6.1 uses. JSON columns read as kVarchar (DuckDB's JSON is an alias
-// of VARCHAR).
+// The column types docs/format.md §6.1 uses. JSON columns read as kVarchar (DuckDB's JSON is an
+// alias of VARCHAR).
 enum class ColumnKind { kBigint, kDouble, kBoolean, kVarchar, kBigintList, kVarcharList, kOther };
 
 struct ResultColumn {
@@ -82,8 +82,9 @@ class VarcharColumn {
   Validity validity_;
 };
 
-// A LIST column: entries index a child column. Null elements are not part of FORMAT.md, so the
-// Get() helpers raise FormatError naming the column when they meet one.
+// A LIST column: entries index a child column. Null elements are not part of the format
+// (docs/format.md §6.1), so the Get() helpers raise FormatError naming the column when they meet
+// one.
 template <typename Child, typename Element>
 class ListColumn {
  public:

@@ -1,4 +1,4 @@
-// Mapping between DuckDB logical types and the column kinds of FORMAT.md §6.1.
+// Mapping between DuckDB logical types and the column kinds of docs/format.md §6.1.
 #pragma once
 
 #include <duckdb.h>
@@ -10,7 +10,7 @@
 
 namespace timef::catalog {
 
-// kOther for every type outside FORMAT.md §6.1.
+// kOther for every type outside docs/format.md §6.1.
 ColumnKind ClassifyType(duckdb_logical_type type);
 // DuckDB's spelling of the type for messages ("BIGINT", "VARCHAR[]", "JSON", "INTEGER", ...).
 std::string LogicalTypeName(duckdb_logical_type type);

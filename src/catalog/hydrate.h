@@ -1,4 +1,4 @@
-// Builds model objects from an open catalog (FORMAT.md §6, §13): records with their sources,
+// Builds model objects from an open catalog (docs/format.md §6, §13): records with their sources,
 // signals, axes and annotations, and tasks with their targets, references, from_tasks and
 // annotations. Each call runs a fixed handful of set-based queries for its whole batch and returns
 // one consistent object graph: a record used by two tasks is one object, signals on one axis share
@@ -51,8 +51,8 @@ class HydrateGraph;
 // Values, offsets and packed text are handed to a ValueResolver: `requested` for what the call
 // asks for and what it references, `parents_only` for what a task read builds only because a
 // requested task derives from it (the from_tasks parents, their annotations and the records only
-// they reference: FORMAT.md §11, a read's load plan does not reach them). The hydrator shares
-// ownership of both. One hydrator is used by one thread at a time.
+// they reference: docs/format.md §11.5, a read's load plan does not reach them). The hydrator
+// shares ownership of both. One hydrator is used by one thread at a time.
 class CatalogHydrator {
  public:
   CatalogHydrator(Connection connection, std::shared_ptr<const ValueResolver> requested,

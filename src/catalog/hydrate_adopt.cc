@@ -1,6 +1,6 @@
 // HydrateGraph::AdoptRecords: records the caller already holds (read earlier from this release)
 // take the place of the records a task read would build, so task inputs are the caller's objects
-// (FORMAT.md §11, read_tasks(inputs=records)). Their storage keys are found again from the
+// (docs/format.md §11.5, read_tasks(inputs=records)). Their storage keys are found again from the
 // catalog and matched to the caller's sources, signals and annotations in the order hydration
 // built them.
 #include <map>

@@ -1,4 +1,4 @@
-// Packed text on hydration (FORMAT.md §6.4 "Packed text"): queries join text_payloads next to each
+// Packed text on hydration (docs/format.md §6.6): queries join text_payloads next to each
 // packed key column, and these helpers turn the joined columns into a TextLocator and ask the
 // ValueResolver for its Text / TextList.
 #pragma once

@@ -1,6 +1,6 @@
 // ID lookups a reader needs without building objects: record IDs in read order, whether records
 // and tasks exist (and the type of given tasks). Unknown IDs raise NotFoundError listing all of
-// them (FORMAT.md §12), before anything is built.
+// them (docs/format.md §12), before anything is built.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
-// The plan step of WriteCatalog (FORMAT.md §6.7): every storage key assigned in one walk over the
-// dataset, chunk and offsets locators taken from the PayloadSink, packed text keyed in packing
+// The plan step of WriteCatalog (docs/format.md §6.10): every storage key assigned in one walk over
+// the dataset, chunk and offsets locators taken from the PayloadSink, packed text keyed in packing
 // order. Nothing here touches the catalog file; model_rows.h writes the plan's rows.
 #pragma once
 

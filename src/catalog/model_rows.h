@@ -1,5 +1,5 @@
 // The row step of WriteCatalog: each function appends the rows of its tables from a Plan, in key
-// order (FORMAT.md §6.7), inside the CatalogWriter's data transaction.
+// order (docs/format.md §6.10), inside the CatalogWriter's data transaction.
 #pragma once
 
 #include <string>

@@ -1,6 +1,6 @@
-// Writes a model::Dataset into a new control.duckdb (FORMAT.md §6) in two steps: plan (every key
-// of §6.7 assigned and every locator taken from the PayloadSink, model_plan.h), then rows (every
-// table filled through the appender API inside the data transaction, rows in key order,
+// Writes a model::Dataset into a new control.duckdb (docs/format.md §6) in two steps: plan (every
+// key of §6.7 assigned and every locator taken from the PayloadSink, model_plan.h), then rows
+// (every table filled through the appender API inside the data transaction, rows in key order,
 // model_rows.h).
 //
 // The catalog writes no values or payload files itself: the PayloadSink says where they live.

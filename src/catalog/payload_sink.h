@@ -1,5 +1,5 @@
-// Where WriteCatalog puts what the catalog does not hold (FORMAT.md §6.4): the chunk locators of
-// the values already written, and the irregular offsets and long text it asks to be stored. The
+// Where WriteCatalog puts what the catalog does not hold (docs/format.md §6.4): the chunk locators
+// of the values already written, and the irregular offsets and long text it asks to be stored. The
 // writer implements it over its values result and payload writers; the catalog never writes those
 // files itself.
 #pragma once

@@ -1,6 +1,6 @@
 // The compact facts a reader needs to read a signal's values without building its record: the
-// signal's ID, its record's ID, its Spec and its chunk locators (FORMAT.md §6.4), for every signal
-// or for given IDs, in one query.
+// signal's ID, its record's ID, its Spec and its chunk locators (docs/format.md §6.4), for every
+// signal or for given IDs, in one query.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // What hydration cannot build from the catalog alone: the values, offsets and packed text that
-// live in values and payload files. The catalog reads the locators (FORMAT.md §6.4) and hands
+// live in values and payload files. The catalog reads the locators (docs/format.md §6.4) and hands
 // them to a ValueResolver, which the reader implements; the catalog never opens those files.
 #pragma once
 

@@ -22,7 +22,8 @@ struct EvpContextDeleter {
 
 // Reads up to `buffer.size()` bytes; returns how many (0 at the end) or throws.
 template <typename ReadFn>
-std::string HashInBlocks(ReadFn&& read) {
+std::string HashInBlocks(ReadFn&& read,
+                         const std::function<void(std::int64_t)>& on_block = nullptr) {
   std::vector<std::byte> buffer(kChecksumBlockSize);
   Sha256 hash;
   while (true) {
@@ -35,6 +36,7 @@ std::string HashInBlocks(ReadFn&& read) {
       filled += got;
     }
     hash.Update(std::span<const std::byte>(buffer.data(), filled));
+    if (on_block && filled > 0) on_block(static_cast<std::int64_t>(filled));
     if (filled < buffer.size()) break;
   }
   return hash.Finish();
@@ -102,22 +104,27 @@ std::string Sha256::Finish() {
   return out;
 }
 
-std::string FileChecksum(const std::filesystem::path& path) {
+std::string FileChecksum(const std::filesystem::path& path) { return FileChecksum(path, nullptr); }
+
+std::string FileChecksum(const std::filesystem::path& path,
+                         const std::function<void(std::int64_t bytes)>& on_block) {
   FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) {
     const std::error_code code(errno, std::generic_category());
     throw FileError(ErrorSite{.file = path}, "cannot open for checksum: " + code.message(), code);
   }
-  return HashInBlocks([&](std::span<std::byte> out) -> size_t {
-    while (true) {
-      const ssize_t got = ::read(fd.get(), out.data(), out.size());
-      if (got >= 0) return static_cast<size_t>(got);
-      if (errno == EINTR) continue;
-      const std::error_code code(errno, std::generic_category());
-      throw FileError(ErrorSite{.file = path}, "read failed during checksum: " + code.message(),
-                      code);
-    }
-  });
+  return HashInBlocks(
+      [&](std::span<std::byte> out) -> size_t {
+        while (true) {
+          const ssize_t got = ::read(fd.get(), out.data(), out.size());
+          if (got >= 0) return static_cast<size_t>(got);
+          if (errno == EINTR) continue;
+          const std::error_code code(errno, std::generic_category());
+          throw FileError(ErrorSite{.file = path}, "read failed during checksum: " + code.message(),
+                          code);
+        }
+      },
+      on_block);
 }
 
 std::string StreamChecksum(std::istream& stream) {

@@ -1,8 +1,10 @@
-// sha256 checksums (FORMAT.md §2.4): "sha256:" + 64 lowercase hex, hashed in 1 MiB blocks.
+// sha256 checksums (docs/format.md §2.4): "sha256:" + 64 lowercase hex, hashed in 1 MiB blocks.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <istream>
 #include <memory>
 #include <span>
@@ -33,6 +35,10 @@ class Sha256 {
 
 // Hashes the whole file. FileError (code no_such_file_or_directory when missing) naming the path.
 std::string FileChecksum(const std::filesystem::path& path);
+// The same, calling `on_block(bytes)` after each block is hashed with that block's size (a
+// progress report; an exception it throws ends the hash and propagates).
+std::string FileChecksum(const std::filesystem::path& path,
+                         const std::function<void(std::int64_t bytes)>& on_block);
 // Hashes from the stream's current position to its end. Error when the stream fails mid-read.
 std::string StreamChecksum(std::istream& stream);
 // `^sha256:[0-9a-f]{64}$`

@@ -1,4 +1,5 @@
-// The DuckDB library timef is built against is pinned (FORMAT.md §6.1); this checks the one loaded.
+// The DuckDB library timef is built against is pinned (docs/format.md §6.1); this checks the one
+// loaded.
 #pragma once
 
 #include <string>

@@ -30,6 +30,25 @@ std::string_view EnumName(E value) {
   return "?";
 }
 
+// The same name as an immutable std::string owned by a function-local static (one per
+// enumeration, built once, thread-safe initialization), so public ToString() functions can return
+// `const std::string&`: usable where a std::string is expected (`std::string s = ToString(x)`,
+// `"dtype " + ToString(x)`) and still convertible to std::string_view, with nothing to dangle.
+template <typename E>
+const std::string& EnumNameString(E value) {
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> names;
+    for (const auto& entry : EnumTable<E>()) names.emplace_back(entry.name);
+    return names;
+  }();
+  static const std::string kUnknown = "?";
+  const auto table = EnumTable<E>();
+  for (size_t i = 0; i < table.size(); ++i) {
+    if (table[i].value == value) return kNames[i];
+  }
+  return kUnknown;
+}
+
 template <typename E>
 std::optional<E> EnumFromName(std::string_view name) {
   for (const auto& entry : EnumTable<E>()) {

@@ -228,7 +228,7 @@ class JsonWriter {
     auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
     const std::string_view text(buffer, static_cast<size_t>(end - buffer));
     out_ += text;
-    // DECIDE (docs/format.md): an integral double keeps a ".0" so it reads back as a double.
+    // DECIDE (docs/format.md §2.7): an integral double keeps a ".0" so it reads back as a double.
     if (text.find_first_of(".e") == std::string_view::npos) out_ += ".0";
   }
 

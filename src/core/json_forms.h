@@ -1,4 +1,4 @@
-// JSON forms of FORMAT.md §2.5: the strict parser, the manifest and compact writers, and the
+// JSON forms of docs/format.md §2.5: the strict parser, the manifest and compact writers, and the
 // string escaping they share with every other JSON text timef prints.
 #pragma once
 

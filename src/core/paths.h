@@ -1,4 +1,4 @@
-// Relative paths and part numbers (FORMAT.md §2.2, §2.3).
+// Relative paths and part numbers (docs/format.md §2.2, §2.3).
 #pragma once
 
 #include <cstdint>

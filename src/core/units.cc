@@ -17,7 +17,7 @@ struct Prefix {
   std::array<std::string_view, 3> symbols;  // "" marks an unused slot
 };
 
-// FORMAT.md §5.4. Micro has three symbols: ASCII 'u', MICRO SIGN U+00B5, GREEK MU U+03BC.
+// docs/format.md §2.6. Micro has three symbols: ASCII 'u', MICRO SIGN U+00B5, GREEK MU U+03BC.
 constexpr std::array<Prefix, 20> kPrefixes = {{
     {"yocto", {"y"}},
     {"zepto", {"z"}},
@@ -237,7 +237,7 @@ std::optional<std::string> ParseUnit(std::string_view text) {
     }
   }
   // The grammar needs a leading factor, so a pure denominator keeps "dimensionless" in front
-  // (DECIDE, docs/format.md); names that cancel out leave "dimensionless".
+  // (DECIDE, docs/format.md §2.7); names that cancel out leave "dimensionless".
   if (numerator.empty()) numerator = kDimensionless;
   return numerator + denominator;
 }

@@ -27,13 +27,13 @@ TIMEF_ENUM_TABLE(TaskType, {TaskType::kClassification, "classification"},
                  {TaskType::kTsCorrespondence, "ts_correspondence"})
 
 using core::EnumFromName;
-using core::EnumName;
+using core::EnumNameString;
 
-std::string_view ToString(DType value) { return EnumName(value); }
-std::string_view ToString(Modality value) { return EnumName(value); }
-std::string_view ToString(AnnotationType value) { return EnumName(value); }
-std::string_view ToString(AnnotationValueType value) { return EnumName(value); }
-std::string_view ToString(TaskType value) { return EnumName(value); }
+const std::string& ToString(DType value) { return EnumNameString(value); }
+const std::string& ToString(Modality value) { return EnumNameString(value); }
+const std::string& ToString(AnnotationType value) { return EnumNameString(value); }
+const std::string& ToString(AnnotationValueType value) { return EnumNameString(value); }
+const std::string& ToString(TaskType value) { return EnumNameString(value); }
 
 std::optional<DType> ParseDType(std::string_view t) { return EnumFromName<DType>(t); }
 std::optional<Modality> ParseModality(std::string_view t) { return EnumFromName<Modality>(t); }

@@ -1,5 +1,5 @@
 // Value rules (patterns, ranges, order: what the JSON Schema also says) and the cross-field rules
-// of FORMAT.md §5.10, applied to a decoded or caller-built manifest.
+// of docs/format.md §5.9, applied to a decoded or caller-built manifest.
 #pragma once
 
 #include <string>

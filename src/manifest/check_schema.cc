@@ -112,7 +112,7 @@ void CheckSchemaRules(const Schema& schema, const std::string& pointer, Problems
       [](const AnnotationDescriptor& d) -> std::string_view { return d.key; }, problems);
   CheckSortedUnique(
       schema.tasks, JoinPointer(pointer, "tasks"), "task_type",
-      [](TaskType type) { return ToString(type); }, problems);
+      [](TaskType type) -> std::string_view { return ToString(type); }, problems);
 }
 
 }  // namespace timef::manifest::internal

@@ -1,4 +1,5 @@
-// Manifest → JSON value in FORMAT.md key order. No validation beyond enum values being in range.
+// Manifest → JSON value in docs/format.md §5 key order. No validation beyond enum values being in
+// range.
 #pragma once
 
 #include "timef/json.h"

@@ -52,14 +52,14 @@ TIMEF_ENUM_TABLE(manifest::ValuesBackend, {manifest::ValuesBackend::kParquet, "p
 namespace timef::manifest {
 
 using core::EnumFromName;
-using core::EnumName;
+using core::EnumNameString;
 
-std::string_view ToString(License value) { return EnumName(value); }
-std::string_view ToString(Domain value) { return EnumName(value); }
-std::string_view ToString(Access value) { return EnumName(value); }
-std::string_view ToString(ValueEncoding value) { return EnumName(value); }
-std::string_view ToString(ValueEncodingChoice value) { return EnumName(value); }
-std::string_view ToString(ValuesBackend value) { return EnumName(value); }
+const std::string& ToString(License value) { return EnumNameString(value); }
+const std::string& ToString(Domain value) { return EnumNameString(value); }
+const std::string& ToString(Access value) { return EnumNameString(value); }
+const std::string& ToString(ValueEncoding value) { return EnumNameString(value); }
+const std::string& ToString(ValueEncodingChoice value) { return EnumNameString(value); }
+const std::string& ToString(ValuesBackend value) { return EnumNameString(value); }
 
 std::optional<License> ParseLicense(std::string_view t) { return EnumFromName<License>(t); }
 std::optional<Domain> ParseDomain(std::string_view t) { return EnumFromName<Domain>(t); }

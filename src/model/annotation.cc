@@ -33,7 +33,7 @@ void CheckSpanShape(const AnnotationSpan& span, const std::string& object,
 
 }  // namespace
 
-std::string_view ToString(ValueKind kind) { return core::EnumName(kind); }
+const std::string& ToString(ValueKind kind) { return core::EnumNameString(kind); }
 std::optional<ValueKind> ParseValueKind(std::string_view text) {
   return core::EnumFromName<ValueKind>(text);
 }

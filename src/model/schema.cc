@@ -126,7 +126,7 @@ class SchemaBuilder {
   }
 
  private:
-  // std::map orders by byte, which for UTF-8 is code point order (FORMAT.md §0 "sorted").
+  // std::map orders by byte, which for UTF-8 is code point order (docs/format.md §1.1 "sorted").
   std::map<std::string, std::pair<const Spec*, std::string>> specs_;
   std::map<std::string, DescriptorEntry> descriptors_;
   std::set<TaskType> task_types_;

@@ -23,7 +23,7 @@ std::string_view SpanTypeName(const AnnotationSpan& span) {
   return ToString(AnnotationTypeOf(span));
 }
 
-std::string_view ToString(SpanKind kind) { return core::EnumName(kind); }
+const std::string& ToString(SpanKind kind) { return core::EnumNameString(kind); }
 std::optional<SpanKind> ParseSpanKind(std::string_view text) {
   return core::EnumFromName<SpanKind>(text);
 }

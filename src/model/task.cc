@@ -51,9 +51,9 @@ void CheckSpanShape(const ScopedSpan& span, const std::string& object, const std
 
 }  // namespace
 
-std::string_view ToString(Split split) { return core::EnumName(split); }
-std::string_view ToString(InputModality modality) { return core::EnumName(modality); }
-std::string_view ToString(LocalizationMode mode) { return core::EnumName(mode); }
+const std::string& ToString(Split split) { return core::EnumNameString(split); }
+const std::string& ToString(InputModality modality) { return core::EnumNameString(modality); }
+const std::string& ToString(LocalizationMode mode) { return core::EnumNameString(mode); }
 std::optional<Split> ParseSplit(std::string_view text) { return core::EnumFromName<Split>(text); }
 std::optional<InputModality> ParseInputModality(std::string_view text) {
   return core::EnumFromName<InputModality>(text);

@@ -18,7 +18,7 @@ TIMEF_ENUM_TABLE(model::TargetKind, {model::TargetKind::kText, "text"},
 
 namespace timef::model {
 
-std::string_view ToString(TargetKind kind) { return core::EnumName(kind); }
+const std::string& ToString(TargetKind kind) { return core::EnumNameString(kind); }
 std::optional<TargetKind> ParseTargetKind(std::string_view text) {
   return core::EnumFromName<TargetKind>(text);
 }

@@ -22,7 +22,7 @@ const std::string kIrregular = "irregular time axis";
 
 }  // namespace
 
-std::string_view ToString(AxisType type) { return core::EnumName(type); }
+const std::string& ToString(AxisType type) { return core::EnumNameString(type); }
 std::optional<AxisType> ParseAxisType(std::string_view text) {
   return core::EnumFromName<AxisType>(text);
 }

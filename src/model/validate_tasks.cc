@@ -1,5 +1,5 @@
 // Tasks: references, targets versus target annotations, scopes and span targets, input
-// modalities, from_tasks (T1–T3 of FORMAT.md §14).
+// modalities, from_tasks (T1–T3 of docs/format.md §14).
 #include <algorithm>
 
 #include "model/checks.h"

@@ -1,5 +1,5 @@
-// Whole-dataset validation (Dataset::Validate): the invariants of FORMAT.md §14 that hold on the
-// model, checked in one pass over records and one over tasks. Each failure throws
+// Whole-dataset validation (Dataset::Validate): the invariants of docs/format.md §14 that hold on
+// the model, checked in one pass over records and one over tasks. Each failure throws
 // ValidationError naming the object ("record 12", "signal 5 'lead_I'", "task 7", …) and the field.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The knobs of the Parquet file writer. Defaults follow FORMAT.md §7.2–§7.3 (the TimeF values
+// The knobs of the Parquet file writer. Defaults follow docs/format.md §7.3–§7.4 (the TimeF values
 // shards): zstd level 19, 16 KiB data pages cut at row boundaries, v1 data page headers,
 // dictionaries up to 1 MiB, byte-array bounds truncated to 64 bytes.
 #pragma once

@@ -1,6 +1,6 @@
-// The checks FORMAT.md §9 makes on the first read of a payload value, on values already decoded:
-// each throws FormatError whose site is the catalog's file name and, as `where`, the text key or
-// the axis the value belongs to.
+// The checks docs/format.md §9 makes on the first read of a payload value, on values already
+// decoded: each throws FormatError whose site is the catalog's file name and, as `where`, the text
+// key or the axis the value belongs to.
 #pragma once
 
 #include <cstdint>

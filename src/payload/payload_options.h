@@ -1,4 +1,4 @@
-// Options of the payload files (FORMAT.md §9): DECIDE — they reuse the values plane's budgets.
+// Options of the payload files (docs/format.md §9): DECIDE — they reuse the values plane's budgets.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
-// Reads packed text and irregular offsets back from payload files (FORMAT.md §9), checking each
-// value on read (FormatError naming the text key or axis and the file): the non-null column
+// Reads packed text and irregular offsets back from payload files (docs/format.md §9), checking
+// each value on read (FormatError naming the text key or axis and the file): the non-null column
 // matches the kind and the length matches; offsets count, digest, order and first/last match the
 // axis. Files are opened on first use and kept open. Not thread-safe: one per reader per thread.
 #pragma once

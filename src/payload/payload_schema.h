@@ -1,4 +1,4 @@
-// The column shapes of the payload files (FORMAT.md §9), shared by the writers, the reader's
+// The column shapes of the payload files (docs/format.md §9), shared by the writers, the reader's
 // shape checks and the tests that craft files with the engine directly.
 #pragma once
 
@@ -21,7 +21,7 @@ std::vector<parquet::ColumnDescriptor> TextFileSchema();
 std::vector<parquet::ColumnDescriptor> OffsetsFileSchema();
 
 // Throws ValidationError naming the option: budgets ≥ 1, codec zstd or uncompressed, zstd level
-// 1..22 (the values plane's choices, FORMAT.md §7.2).
+// 1..22 (the values plane's choices, docs/format.md §7.3).
 void ValidatePayloadOptions(const PayloadOptions& options);
 
 // Engine options for one payload file: the codec, level and page size of `options`, the engine's

@@ -1,10 +1,11 @@
-// Writers of the payload files (FORMAT.md §9), fed value by value while the catalog is written:
-// packed text goes to `payloads/text-NNNNNNNN.parquet` (columns `text` and `text_list`, one row per
-// packed value, file-global row numbers), irregular offsets to `payloads/offsets-NNNNNNNN.parquet`
-// (one `offsets_us` list row per axis, elements DELTA_BINARY_PACKED). Rows are buffered up to the
-// row-group budget, then written; a file is closed when it reaches the shard budget. Same zstd
-// level, statistics, page index, CRC and row-boundary pages as the values shards. Values are
-// stored in the order given, without deduplication.
+// Writers of the payload files (docs/format.md §9), fed value by value while the catalog is
+// written: packed text goes to `payloads/text-NNNNNNNN.parquet` (columns `text` and `text_list`,
+// one row per packed value, file-global row numbers), irregular offsets to
+// `payloads/offsets-NNNNNNNN.parquet` (one `offsets_us` list row per axis, elements
+// DELTA_BINARY_PACKED). Rows are buffered up to the row-group budget, then written; a file is
+// closed when it reaches the shard budget. Same zstd level, statistics, page index, CRC and
+// row-boundary pages as the values shards. Values are stored in the order given, without
+// deduplication.
 #pragma once
 
 #include <cstdint>
@@ -57,7 +58,7 @@ class OffsetsPayloadWriter {
   std::unique_ptr<Impl> impl_;
 };
 
-// "sha256:" + hex of the offsets as little-endian int64 bytes (FORMAT.md §6.4 axes).
+// "sha256:" + hex of the offsets as little-endian int64 bytes (docs/format.md §6.5).
 std::string OffsetsDigest(std::span<const std::int64_t> offsets);
 
 }  // namespace timef::payload

@@ -1,4 +1,5 @@
-// Reader::Open and Reader::Verify (FORMAT.md §11): presence and size at open, hashes on verify.
+// Reader::Open and Reader::Verify (docs/format.md §11): presence and size at open, hashes on
+// verify.
 #include <algorithm>
 #include <system_error>
 
@@ -55,19 +56,34 @@ Reader Reader::Open(const fs::path& release_dir, const ReaderOptions& options) {
   return Reader(std::make_shared<ReaderState>(release_dir, std::move(m), options));
 }
 
-void Reader::Verify() const {
-  for (const manifest::FilePart* part : OwnFiles(state_->manifest())) {
+void Reader::Verify() const { Verify(nullptr); }
+
+void Reader::Verify(const VerifyProgress& progress) const {
+  const std::vector<const manifest::FilePart*> files = OwnFiles(state_->manifest());
+  std::int64_t total = 0;
+  for (const manifest::FilePart* part : files) total += part->size;
+  std::int64_t done = 0;
+  if (progress) progress(0, total);
+  for (const manifest::FilePart* part : files) {
     const fs::path file = state_->release_dir() / part->path;
     const std::int64_t size = SizeOrThrow(file);
     if (size != part->size) {
       throw FileError({.file = file, .where = "size"}, "expected " + std::to_string(part->size) +
                                                            " bytes, found " + std::to_string(size));
     }
-    const std::string checksum = FileChecksum(file);
+    const std::int64_t file_start = done;
+    const std::string checksum = progress ? FileChecksum(file,
+                                                         [&](std::int64_t bytes) {
+                                                           done += bytes;
+                                                           progress(done, total);
+                                                         })
+                                          : FileChecksum(file);
     if (checksum != part->checksum) {
       throw FileError({.file = file, .where = "checksum"},
                       "expected " + part->checksum + ", found " + checksum);
     }
+    done = file_start + part->size;
+    if (progress) progress(done, total);
   }
 }
 

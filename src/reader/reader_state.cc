@@ -43,8 +43,8 @@ std::shared_ptr<const catalog::ValueResolver> ReaderState::Resolver(const LoadPl
 catalog::CatalogHydrator ReaderState::Hydrator(catalog::Connection connection,
                                                const LoadPlan& plan) {
   std::shared_ptr<const catalog::ValueResolver> requested = Resolver(plan);
-  // FORMAT.md §11: a plan does not reach what a read builds only as from_tasks parents. An all
-  // lazy plan needs no second resolver, which lets task batches reuse their records.
+  // docs/format.md §11.5: a plan does not reach what a read builds only as from_tasks parents. An
+  // all lazy plan needs no second resolver, which lets task batches reuse their records.
   const bool all_lazy = plan.signal_values == Loading::kLazy &&
                         plan.time_offsets == Loading::kLazy && plan.text == Loading::kLazy;
   std::shared_ptr<const catalog::ValueResolver> parents_only =

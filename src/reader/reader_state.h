@@ -47,7 +47,7 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   // The catalog session (opened by the first lease; §6.1 checks on first open).
   catalog::CatalogLease Lease();
   // A hydrator whose ValueResolver builds lazy (or, per `plan`, loaded) values, offsets and text
-  // (ReadResolver); what only from_tasks parents reach is resolved all lazy (FORMAT.md §11).
+  // (ReadResolver); what only from_tasks parents reach is resolved all lazy (docs/format.md §11.5).
   catalog::CatalogHydrator Hydrator(catalog::Connection connection, const LoadPlan& plan);
   // The resolver of a read with `plan`, for the table exports.
   std::shared_ptr<const catalog::ValueResolver> Resolver(const LoadPlan& plan);

@@ -1,6 +1,6 @@
-// The reader's compact in-memory locator index (FORMAT.md §11): for each signal it has resolved,
-// the record ID, the spec and the chunk locators as small integers into a file table. A value read
-// through it costs a hash lookup and the page decode, no SQL and no object hydration.
+// The reader's compact in-memory locator index (docs/format.md §11.5): for each signal it has
+// resolved, the record ID, the spec and the chunk locators as small integers into a file table. A
+// value read through it costs a hash lookup and the page decode, no SQL and no object hydration.
 #pragma once
 
 #include <cstdint>

@@ -15,7 +15,7 @@ std::string Describe(std::int64_t id) { return "signal " + std::to_string(id); }
 
 }  // namespace
 
-std::shared_ptr<const model::ValueArray> SignalValuesRef::Load() const {
+std::shared_ptr<const model::ValueArray> SignalValuesRef::LoadValues() const {
   if (!values_)
     throw Error({.object = Describe(id_), .where = "values"}, "the signal has no values");
   return values_->Load();

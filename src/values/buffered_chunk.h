@@ -1,4 +1,5 @@
-// A chunk of one signal's values waiting in memory for its row group (FORMAT.md §7.2 steps 3–4).
+// A chunk of one signal's values waiting in memory for its row group (docs/format.md §7.3 steps
+// 3–4).
 #pragma once
 
 #include <cstdint>

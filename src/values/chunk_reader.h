@@ -1,6 +1,6 @@
-// Reads chunks of signal values back from Parquet shards (FORMAT.md §7.5–§7.6), written by timef
-// or by any Parquet writer: checks the `values` leaf against the spec's dtype, then decodes only
-// the page(s) holding the chunk's row through the OffsetIndex (the whole column chunk when the
+// Reads chunks of signal values back from Parquet shards (docs/format.md §7.6–§7.7), written by
+// timef or by any Parquet writer: checks the `values` leaf against the spec's dtype, then decodes
+// only the page(s) holding the chunk's row through the OffsetIndex (the whole column chunk when the
 // file has no page index). Shards are opened on first use and kept open (their footers parsed
 // once). Not thread-safe: one ChunkReader per reader per thread.
 #pragma once

@@ -1,4 +1,4 @@
-// The value encoding of a spec_type (FORMAT.md §7.4): fixed for bool and enum, forced by the
+// The value encoding of a spec_type (docs/format.md §7.5): fixed for bool and enum, forced by the
 // per-spec_type map or the global override, else measured on the spec_type's leading chunks.
 #pragma once
 

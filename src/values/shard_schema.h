@@ -1,4 +1,4 @@
-// The columns of a values shard (FORMAT.md §7.1) and how each is encoded for a spec_type's
+// The columns of a values shard (docs/format.md §7.1) and how each is encoded for a spec_type's
 // value encoding (§7.3 fallback, §7.4).
 #pragma once
 

@@ -1,5 +1,5 @@
 // One values shard being written: a Parquet file of one spec_type, row group by row group, closed
-// with its footer and fsynced (FORMAT.md §7.1–§7.3).
+// with its footer and fsynced (docs/format.md §7.1–§7.4).
 #pragma once
 
 #include <cstdint>

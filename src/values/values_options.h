@@ -1,4 +1,4 @@
-// Options of the Parquet values plane (FORMAT.md §7.2–§7.4) with the format's defaults.
+// Options of the Parquet values plane (docs/format.md §7.3–§7.5) with the format's defaults.
 #pragma once
 
 #include <cstdint>

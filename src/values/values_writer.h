@@ -1,6 +1,6 @@
 // Writes the values of a release's signals into Parquet shards `time_series/part-NNNNNNNN.parquet`
-// under a staging directory, following FORMAT.md §7.1–§7.4: signals sorted by (spec_type, name,
-// signal_id), chunks of at most chunk_max_bytes, row groups at row_group_target_bytes, shards
+// under a staging directory, following docs/format.md §7.1–§7.5: signals sorted by (spec_type,
+// name, signal_id), chunks of at most chunk_max_bytes, row groups at row_group_target_bytes, shards
 // rotated at shard_target_bytes and on every spec_type change, one value encoding per spec_type
 // decided (measured or forced) before its first shard opens, pages cut at row boundaries, page
 // index, statistics and CRC on every page.

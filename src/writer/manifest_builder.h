@@ -1,4 +1,4 @@
-// Builds the manifest of a staged release from what the write produced (FORMAT.md §5).
+// Builds the manifest of a staged release from what the write produced (docs/format.md §5).
 #pragma once
 
 #include <filesystem>

@@ -1,5 +1,6 @@
 // The writer's catalog::PayloadSink: chunk locators from the values already written, offsets and
-// long text written to the release's payload files as WriteCatalog asks for them (FORMAT.md §9).
+// long text written to the release's payload files as WriteCatalog asks for them (docs/format.md
+// §9).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
-// The staging directory of one write (FORMAT.md §3.2): created next to the release directory as
+// The staging directory of one write (docs/format.md §3.3): created next to the release directory
+// as
 // `<version>.tmp-<32 hex>`, removed on destruction unless published, so every failure path cleans
 // up. Only the directory this object created is ever removed.
 #pragma once

@@ -1,4 +1,4 @@
-// WriteRelease: FORMAT.md §3.2 steps 1–8 in order. Everything that can be checked without the
+// WriteRelease: docs/format.md §3.3 steps 1–8 in order. Everything that can be checked without the
 // disk is checked first; from the staging directory on, any exception unwinds through StagingDir,
 // which removes what was written.
 #include "timef/writer.h"
@@ -11,6 +11,7 @@
 
 #include "catalog/audit.h"
 #include "catalog/model_writer.h"
+#include "core/enum_table.h"
 #include "payload/payload_writer.h"
 #include "timef/error.h"
 #include "values/values_writer.h"
@@ -20,26 +21,15 @@
 #include "writer/staging.h"
 #include "writer/write_options.h"
 
+TIMEF_ENUM_TABLE(timef::WriteStage, {timef::WriteStage::kValues, "values"},
+                 {timef::WriteStage::kCatalog, "catalog"}, {timef::WriteStage::kAudit, "audit"},
+                 {timef::WriteStage::kChecksums, "checksums"},
+                 {timef::WriteStage::kPublish, "publish"}, {timef::WriteStage::kDone, "done"})
+
 namespace timef {
 namespace fs = std::filesystem;
 
-std::string_view ToString(WriteStage stage) {
-  switch (stage) {
-    case WriteStage::kValues:
-      return "values";
-    case WriteStage::kCatalog:
-      return "catalog";
-    case WriteStage::kAudit:
-      return "audit";
-    case WriteStage::kChecksums:
-      return "checksums";
-    case WriteStage::kPublish:
-      return "publish";
-    case WriteStage::kDone:
-      return "done";
-  }
-  return "?";
-}
+const std::string& ToString(WriteStage stage) { return core::EnumNameString(stage); }
 
 namespace {
 
@@ -120,7 +110,7 @@ void WriteFileDurably(const fs::path& path, const std::string& bytes) {
   writer::FsyncPath(path, false);
 }
 
-// The staged directory must hold exactly the listed files (FORMAT.md §3.1), e.g. no .wal;
+// The staged directory must hold exactly the listed files (docs/format.md §3.1), e.g. no .wal;
 // ValidationError otherwise (a writer-side check, §14 L1).
 void CheckStagedFiles(const fs::path& dir, const std::set<std::string>& listed) {
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
@@ -205,7 +195,7 @@ WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card,
   if (options.audit) {
     Report(options, WriteStage::kAudit);
     // The audit raises FormatError on a committed release; here the data being written breaks
-    // an invariant, which is a ValidationError (FORMAT.md §3.2 step 6, §14).
+    // an invariant, which is a ValidationError (docs/format.md §3.3 step 6, §14).
     try {
       catalog::Audit(control, writer::AuditFactsOf(m));
     } catch (const catalog::AuditError& e) {

@@ -88,6 +88,17 @@ expect_in manifest_registry "$scratch/manifest_registry.err" "a registry root"
 run verify 0 verify "$release"
 grep -qE '^ok: [0-9]+ files, [0-9]+ bytes verified$' "$scratch/verify.out" ||
   fail "verify: unexpected output '$(cat "$scratch/verify.out")'"
+# stderr is a file: no bar. Under a pty (script(1)) the hashing bar reaches 100% and is cleared
+# before the summary line.
+grep -q $'\r' "$scratch/verify.err" && fail "verify: progress bar drawn on a non-terminal stderr"
+if command -v script >/dev/null; then
+  script -qec "'$timef' verify '$release'" /dev/null >"$scratch/verify_tty.out" 2>&1 ||
+    fail "verify_tty: exit $?"
+  grep -qE 'verify +\[#+\] +100%' "$scratch/verify_tty.out" ||
+    fail "verify_tty: no progress bar on a terminal"
+  grep -qE $'\r\033\\[Kok: [0-9]+ files' "$scratch/verify_tty.out" ||
+    fail "verify_tty: the bar is not cleared before the summary"
+fi
 # Same size, one byte changed: open passes, verify names the file.
 cp -r "$release" "$scratch/corrupt"
 shard=$(cd "$scratch/corrupt" && ls time_series/*.parquet | head -n 1)

@@ -45,7 +45,7 @@ TEST(SignalValuesTest, EverySignalReadsBackExactlyWithItsRecordAndSpec) {
     EXPECT_EQ(refs[i].spec(), *signal->spec());
     ASSERT_TRUE(refs[i].has_values());
     // ValueArray equality compares floats bit by bit (NaN payloads, -0.0) and validity.
-    EXPECT_EQ(*refs[i].Load(), *signal->LoadValues());
+    EXPECT_EQ(*refs[i].LoadValues(), *signal->LoadValues());
   }
 }
 
@@ -73,7 +73,7 @@ TEST(SignalValuesTest, AfterTheFirstLookupReadsRunNoSqlAndTouchOnlyTheirShard) {
 
   // Other signals, one by one and batched: still no SQL.
   for (const auto& [signal, record_id] : AllSignals(*w)) {
-    EXPECT_EQ(*reader.GetSignalValues(*signal->id()).Load(), *signal->LoadValues());
+    EXPECT_EQ(*reader.GetSignalValues(*signal->id()).LoadValues(), *signal->LoadValues());
   }
   EXPECT_EQ(reader.counters().catalog_requests, 1u);
   // GetSignals builds records, so it runs SQL for them, but not for the signal → record lookup.
@@ -81,7 +81,7 @@ TEST(SignalValuesTest, AfterTheFirstLookupReadsRunNoSqlAndTouchOnlyTheirShard) {
   EXPECT_EQ(reader.counters().catalog_requests, 2u);
   // The index survives Close(); reads reopen the shard.
   reader.Close();
-  EXPECT_EQ(*reader.GetSignalValues(lead).Load(), *w->fixture.lead2->LoadValues());
+  EXPECT_EQ(*reader.GetSignalValues(lead).LoadValues(), *w->fixture.lead2->LoadValues());
   EXPECT_EQ(reader.counters().catalog_requests, 2u);
 }
 
@@ -90,7 +90,7 @@ TEST(SignalValuesTest, PartialIndexQueriesOnlyWhatItLacks) {
   // A threshold below the release's chunk count: each request indexes the signals it names.
   Reader reader = Reader::Open(w->result.release_dir, ReaderOptions{.index_all_chunks = 1});
   const int64_t a = *w->fixture.lead->id(), b = *w->fixture.rhythm->id();
-  EXPECT_EQ(*reader.GetSignalValues(a).Load(), *w->fixture.lead->LoadValues());
+  EXPECT_EQ(*reader.GetSignalValues(a).LoadValues(), *w->fixture.lead->LoadValues());
   EXPECT_EQ(reader.counters().signals_indexed, 1u);
   EXPECT_EQ(reader.counters().catalog_requests, 1u);
   reader.GetSignalValues(a);
@@ -98,7 +98,7 @@ TEST(SignalValuesTest, PartialIndexQueriesOnlyWhatItLacks) {
   const auto both = reader.GetSignalValues(std::vector<int64_t>{b, a, b});
   EXPECT_EQ(reader.counters().catalog_requests, 2u);
   EXPECT_EQ(reader.counters().signals_indexed, 2u);
-  EXPECT_EQ(*both[0].Load(), *w->fixture.rhythm->LoadValues());
+  EXPECT_EQ(*both[0].LoadValues(), *w->fixture.rhythm->LoadValues());
   EXPECT_EQ(both[1].id(), a);
   // An unknown ID in partial mode costs a query and is named.
   try {

@@ -1,4 +1,4 @@
-// Reader task/target/annotation tables (docs/format.md §11 "Tables") on the hello-world release:
+// Reader task/target/annotation tables (docs/format.md §11.6) on the hello-world release:
 // every cell against the model objects that hydration builds (an independent path), the filters
 // against ReadTasks(), the empty-result schema, the C Data Interface release rules, and DuckDB
 // as an independent consumer of the exported stream.

@@ -43,7 +43,7 @@ int RunDemo(const std::string& registry) {
   const std::filesystem::path release = std::filesystem::path(registry) /
                                         std::string(demo::kHelloWorldId) /
                                         std::string(demo::kHelloWorldVersion);
-  // A committed release is never rewritten (FORMAT.md §3.2); say so and point at it.
+  // A committed release is never rewritten (docs/format.md §3.3); say so and point at it.
   if (std::filesystem::exists(release / manifest::kManifestFileName)) {
     fmt::print(stderr, "{}@{} is already committed\n", demo::kHelloWorldId,
                demo::kHelloWorldVersion);
@@ -120,7 +120,14 @@ int RunInfo(const std::string& path) {
 
 int RunVerify(const std::string& path) {
   Reader reader = OpenRelease(path);
-  reader.Verify();
+  ProgressBar bar;  // draws only when stderr is a terminal
+  if (bar.enabled()) {
+    reader.Verify(
+        [&bar](std::int64_t done, std::int64_t total) { bar.Update("verify", done, total); });
+  } else {
+    reader.Verify();
+  }
+  bar.Finish();
   const std::vector<manifest::FilePart> own = OwnFiles(reader.manifest());
   fmt::print("ok: {} files, {} bytes verified\n", own.size(), TotalSize(own));
   return kExitOk;

@@ -162,7 +162,7 @@ void RegisterManifestCommands(CLI::App& app, Action& action) {
 
   CLI::App* validate =
       manifest->add_subcommand("validate",
-                               "Check a manifest against docs/format.md (Manifest); prints "
+                               "Check a manifest against docs/format.md §5; prints "
                                "\"valid\" (exit 0) or one line per problem "
                                "on stderr (exit 1)");
   validate->add_option("PATH", *path, "manifest.json, or a release directory holding one")

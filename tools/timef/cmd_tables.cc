@@ -1,4 +1,4 @@
-// `timef tasks DIR --table`: the reader's task table (docs/format.md §11 "Tables") as JSON lines,
+// `timef tasks DIR --table`: the reader's task table (docs/format.md §11.6) as JSON lines,
 // one object per row with the table's columns in order; NULL cells are JSON null.
 #include <fmt/core.h>
 

@@ -1,7 +1,7 @@
-// Annotations (FORMAT.md §6.3–6.4): a reusable content (key, value, unit, description, metadata)
-// and its occurrences (one attachment of a content to one object, with a span, provenance,
-// confidence and metadata). One content carried by many objects is one AnnotationContent object;
-// the catalog stores it once.
+// Annotations (docs/format.md §6.3–§6.4): a reusable content (key, value, unit, description,
+// metadata) and its occurrences (one attachment of a content to one object, with a span,
+// provenance, confidence and metadata). One content carried by many objects is one
+// AnnotationContent object; the catalog stores it once.
 #pragma once
 
 #include <cstdint>
@@ -21,7 +21,7 @@ namespace timef::model {
 enum class ValueKind { kMarker, kText, kInteger, kFloat, kBoolean, kTextList };
 
 // "marker" for kMarker (stored as NULL), else the catalog name.
-std::string_view ToString(ValueKind kind);
+const std::string& ToString(ValueKind kind);
 std::optional<ValueKind> ParseValueKind(std::string_view text);
 
 class AnnotationValue {

@@ -66,7 +66,7 @@ class Dataset final : public Annotatable {
   // max(id_base, every ID held), per kind: what the catalog stores in control_metadata.
   IdHighWater HighWater() const;
 
-  // Checks every invariant of FORMAT.md §14 that the model can check (see validate.h). Throws
+  // Checks every invariant of docs/format.md §14 that the model can check (see validate.h). Throws
   // ValidationError naming the object and the field. Returns the schema it derived on the way
   // (DeriveSchema), so a writer validates and derives once.
   DerivedSchema Validate() const;

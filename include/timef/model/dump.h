@@ -1,11 +1,11 @@
 // A canonical JSON rendering of a dataset, for round-trip tests and debugging.
 //
-// It holds every field that the round-trip guarantee (FORMAT.md §13) restores, in restored order:
-// records and tasks by ID, sibling sources by name (stable), signals by ID, annotations in attach
-// order. References appear as public IDs; an annotation reference as the path of its occurrence.
-// Shared objects appear once: axes and annotation contents are listed in first-seen order and
-// referred to by index, so a dump also shows which signals share an axis and which occurrences
-// share a content. Two datasets that a reader would treat as equal have equal dumps.
+// It holds every field that the round-trip guarantee (docs/format.md §13) restores, in restored
+// order: records and tasks by ID, sibling sources by name (stable), signals by ID, annotations in
+// attach order. References appear as public IDs; an annotation reference as the path of its
+// occurrence. Shared objects appear once: axes and annotation contents are listed in first-seen
+// order and referred to by index, so a dump also shows which signals share an axis and which
+// occurrences share a content. Two datasets that a reader would treat as equal have equal dumps.
 #pragma once
 
 #include "timef/json.h"

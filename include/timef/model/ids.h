@@ -1,4 +1,4 @@
-// Public IDs (FORMAT.md §4): int64 > 0, numbered per kind (records, signals, tasks).
+// Public IDs (docs/format.md §4): int64 > 0, numbered per kind (records, signals, tasks).
 #pragma once
 
 #include <cstdint>

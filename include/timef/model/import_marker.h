@@ -1,4 +1,4 @@
-// Parent aliases of imported objects (FORMAT.md §10): an imported Record, Signal or Task keeps
+// Parent aliases of imported objects (docs/format.md §10): an imported Record, Signal or Task keeps
 // the pair (parent alias, the parent's ID) next to its own child-local ID.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The schema a writer derives from the model (FORMAT.md §5.3): one spec per spec_type, one
+// The schema a writer derives from the model (docs/format.md §5.3): one spec per spec_type, one
 // annotation descriptor per key, the task types present. The writer maps it to the manifest's
 // Schema; both speak the vocabulary of timef/vocabulary.h.
 #pragma once

@@ -1,11 +1,12 @@
-// Spans (FORMAT.md §6.4): where on a record's timeline an annotation or a task's scope/target sits.
-// Time spans hold offsets in µs from the record's zero; intervals are half-open [start, end).
+// Spans (docs/format.md §6.4): where on a record's timeline an annotation or a task's scope/target
+// sits. Time spans hold offsets in µs from the record's zero; intervals are half-open [start, end).
 // Step spans hold step indices of one signal (tasks only).
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
@@ -53,7 +54,7 @@ std::string_view SpanTypeName(const AnnotationSpan& span);
 enum class SpanKind { kTimePoint, kTimeInterval, kStepPoint, kStepInterval };
 
 // Catalog names: time_point, time_interval, step_point, step_interval.
-std::string_view ToString(SpanKind kind);
+const std::string& ToString(SpanKind kind);
 std::optional<SpanKind> ParseSpanKind(std::string_view text);
 
 struct ScopedSpan {

@@ -1,4 +1,4 @@
-// The value contract of a signal (FORMAT.md §5.3): spec_type, dtype, unit, shape, nullability.
+// The value contract of a signal (docs/format.md §5.3): spec_type, dtype, unit, shape, nullability.
 #pragma once
 
 #include <cstdint>

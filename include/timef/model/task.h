@@ -1,4 +1,4 @@
-// Tasks (FORMAT.md §5.3, §6.3–6.4): one class for the eight task types, with the common frame
+// Tasks (docs/format.md §5.3, §6.3–§6.4): one class for the eight task types, with the common frame
 // (inputs, targets, prompt, split, input modalities, scope, annotation references, rationale,
 // from_tasks, annotations, metadata) and the per-type config columns of the `tasks` table.
 #pragma once
@@ -33,9 +33,9 @@ enum class InputModality { kAudio, kImage, kNoInput, kText, kTimeSeries };
 
 enum class LocalizationMode { kSparse, kExhaustive };
 
-std::string_view ToString(Split split);
-std::string_view ToString(InputModality modality);
-std::string_view ToString(LocalizationMode mode);
+const std::string& ToString(Split split);
+const std::string& ToString(InputModality modality);
+const std::string& ToString(LocalizationMode mode);
 std::optional<Split> ParseSplit(std::string_view text);
 std::optional<InputModality> ParseInputModality(std::string_view text);
 std::optional<LocalizationMode> ParseLocalizationMode(std::string_view text);

@@ -1,9 +1,10 @@
-// A task's typed inline answer (FORMAT.md §6.4 task targets).
+// A task's typed inline answer (docs/format.md §6.7).
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <variant>
 
@@ -30,7 +31,7 @@ enum class TargetKind {
 
 // Catalog names: text, integer, float, boolean, record, signal, time_point, time_interval,
 // step_point, step_interval.
-std::string_view ToString(TargetKind kind);
+const std::string& ToString(TargetKind kind);
 std::optional<TargetKind> ParseTargetKind(std::string_view text);
 
 class TaskTarget {

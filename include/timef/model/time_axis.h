@@ -1,10 +1,11 @@
-// How a signal's steps map to time (FORMAT.md §6.4 axes). Axes are immutable and shared: signals
+// How a signal's steps map to time (docs/format.md §6.5). Axes are immutable and shared: signals
 // recorded on one clock point to the same TimeAxis object, which the catalog stores once.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -13,7 +14,7 @@ namespace timef::model {
 
 enum class AxisType { kRegular, kIrregular, kOrdinal };
 
-std::string_view ToString(AxisType type);
+const std::string& ToString(AxisType type);
 std::optional<AxisType> ParseAxisType(std::string_view text);
 
 // Irregular offsets stored outside the model; the reader supplies an implementation that reads
