@@ -179,7 +179,24 @@ void BindReader(py::module_& m) {
       .def_property_readonly(
           "manifest",
           [](const Reader& r) { return JsonToPy(manifest::ManifestToJson(r.manifest())); })
-      .def("verify", &Reader::Verify, Guard())
+      .def(
+          "verify",
+          [](const Reader& r, py::object progress) {
+            if (progress.is_none()) {
+              py::gil_scoped_release release;
+              return r.Verify();
+            }
+            auto fn = std::shared_ptr<py::object>(new py::object(progress), [](py::object* p) {
+              py::gil_scoped_acquire gil;
+              delete p;
+            });
+            py::gil_scoped_release release;
+            r.Verify([fn](std::int64_t done, std::int64_t total) {
+              py::gil_scoped_acquire gil;
+              (*fn)(done, total);
+            });
+          },
+          py::arg("progress") = py::none())
       .def(
           "read", [](Reader& r, const LoadPlan& load) { return ToShared(r.Read(load)); },
           py::arg("load"), Guard())

@@ -109,9 +109,10 @@ class TimeFReader:
         """What the reader has touched since it opened (catalog queries, files, chunks, pages)."""
         return self._r.counters()
 
-    def verify(self):
-        """Hashes every file of the release; FileError names the first that differs."""
-        self._r.verify()
+    def verify(self, progress=None):
+        """Hashes every file of the release; FileError names the first that differs.
+        ``progress(bytes_done, bytes_total)`` is called as the hashing goes."""
+        self._r.verify(progress)
 
     def close(self):
         self._r.close()

@@ -201,6 +201,9 @@ def test_arrow_capsule_stream(reader):
 def test_manifest_verify_close(reader, hello):
     assert reader.manifest["dataset_id"] == "timef/hello-world"
     reader.verify()
+    seen = []
+    reader.verify(progress=lambda done, total: seen.append((done, total)))
+    assert seen[0][0] == 0 and seen[-1][0] == seen[-1][1] > 0
     reader.close()
     assert len(reader.record_ids()) == 4  # reopens after close
 
