@@ -97,6 +97,11 @@ struct ReaderOptions {
   // query when the release has at most this many chunk rows (manifest counts.signal_chunks), about
   // 24 bytes per chunk plus 48 per signal; above it, each request indexes only what it asks for.
   std::int64_t index_all_chunks = 1'000'000;
+  // The registry root under which the release's payload sources sit, as
+  // `<sources_root>/<org>/<name>/<version>` (FORMAT.md §10). nullopt: the root holding the release
+  // when it sits at `<root>/<dataset_id>/<version>`; a release with payload sources elsewhere then
+  // raises ValidationError at Open.
+  std::optional<std::filesystem::path> sources_root;
 };
 
 // A signal's stored values found through the reader's compact locator index, without building its
@@ -147,8 +152,11 @@ using TaskStream = BatchStream<model::Task>;
 class Reader {
  public:
   // FORMAT.md §11 Open: reads and validates the manifest (ManifestError; FileError when
-  // missing), checks every own file exists with its recorded size (FileError naming it). Hashes
-  // nothing, opens no catalog, reads no values.
+  // missing), checks every own file exists with its recorded size (FileError naming it). Then
+  // each directly listed payload source (§10): found under options.sources_root (ValidationError
+  // when it is needed and cannot be determined), its manifest read, each pin identical to the
+  // source's FilePart (FormatError "pin differs") and each pinned file present with its size
+  // (FileError naming it). Hashes nothing, opens no catalog, reads no values.
   static Reader Open(const std::filesystem::path& release_dir, const ReaderOptions& options = {});
 
   Reader(Reader&&) noexcept;
@@ -160,8 +168,9 @@ class Reader {
   const manifest::Manifest& manifest() const;
   const std::filesystem::path& path() const;
 
-  // Hashes every own file, sorted by path; the first missing or mismatching file raises FileError
-  // naming it with the expected and actual size or checksum.
+  // Hashes every own file, sorted by path, then every pinned file of the payload sources (sources
+  // by ref, pins by path); the first missing or mismatching file raises FileError naming it with
+  // the expected and actual size or checksum.
   void Verify() const;
 
   // The whole dataset: records in stored read order, tasks by ID, registered annotations.

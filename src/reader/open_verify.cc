@@ -1,8 +1,10 @@
-// Reader::Open and Reader::Verify (FORMAT.md §11): presence and size at open, hashes on verify.
+// Reader::Open and Reader::Verify (FORMAT.md §11): presence and size at open (own files, then the
+// pinned files of each payload source), hashes on verify in the same order.
 #include <algorithm>
 #include <system_error>
 
 #include "core/checksum.h"
+#include "reader/payload_sources.h"
 #include "reader/reader_state.h"
 #include "timef/error.h"
 #include "timef/reader.h"
@@ -38,11 +40,6 @@ std::int64_t SizeOrThrow(const fs::path& file) {
 
 Reader Reader::Open(const fs::path& release_dir, const ReaderOptions& options) {
   manifest::Manifest m = manifest::ReadManifest(release_dir / manifest::kManifestFileName);
-  if (!m.payload_sources.empty()) {
-    throw FormatError(
-        {.file = release_dir / manifest::kManifestFileName, .where = "/payload_sources"},
-        "payload sources are not supported by this reader yet");
-  }
   for (const manifest::FilePart* part : OwnFiles(m)) {
     const fs::path file = release_dir / part->path;
     const std::int64_t size = SizeOrThrow(file);
@@ -52,12 +49,22 @@ Reader Reader::Open(const fs::path& release_dir, const ReaderOptions& options) {
                                                            std::to_string(size));
     }
   }
-  return Reader(std::make_shared<ReaderState>(release_dir, std::move(m), options));
+  ResolvedSources sources = ResolvePayloadSources(release_dir, m, options.sources_root);
+  return Reader(
+      std::make_shared<ReaderState>(release_dir, std::move(m), options, std::move(sources)));
 }
 
 void Reader::Verify() const {
+  // Own files sorted by path, then each source's pins (sources by ref, pins by path): §11.
+  std::vector<std::pair<fs::path, const manifest::FilePart*>> files;
   for (const manifest::FilePart* part : OwnFiles(state_->manifest())) {
-    const fs::path file = state_->release_dir() / part->path;
+    files.emplace_back(state_->release_dir() / part->path, part);
+  }
+  for (const auto& [ref, source] : state_->sources()) {
+    for (const manifest::FilePart& pin : source.pins)
+      files.emplace_back(source.dir / pin.path, &pin);
+  }
+  for (const auto& [file, part] : files) {
     const std::int64_t size = SizeOrThrow(file);
     if (size != part->size) {
       throw FileError({.file = file, .where = "size"}, "expected " + std::to_string(part->size) +

@@ -158,9 +158,12 @@ WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card,
 
   // 4. Values, then (while the catalog is written) payloads.
   Report(options, WriteStage::kValues);
+  // Values a reader stores in another release are reused, not written (FORMAT.md §10).
+  writer::StoredReuse reuse(dataset.Ref());
   std::vector<values::SignalInput> inputs;
   inputs.reserve(signals.size());
   for (const auto& signal : signals) {
+    if (reuse.TakeChunks(*signal)) continue;
     inputs.push_back(values::SignalInput{.signal_id = *signal->id(),
                                          .name = signal->name(),
                                          .spec = signal->spec(),
@@ -175,7 +178,8 @@ WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card,
 
   // 5. The catalog (deleted by WriteCatalog itself on error; the staging removal covers the rest).
   Report(options, WriteStage::kCatalog);
-  writer::ReleasePayloadSink sink(stored, dir, payload_options, options.text_pack_threshold_bytes);
+  writer::ReleasePayloadSink sink(stored, reuse, dir, payload_options,
+                                  options.text_pack_threshold_bytes);
   const fs::path control = dir / manifest::kControlFileName;
   const catalog::ModelWriteSummary summary = catalog::WriteCatalog(control, dataset, sink);
   const std::vector<payload::PayloadFile> payload_files = sink.Finish();
@@ -190,6 +194,7 @@ WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card,
   m.values_backend = manifest::ValuesBackend::kParquet;
   m.value_encoding = stored.encodings;
   m.build_env = writer::CurrentBuildEnv();
+  m.payload_sources = reuse.PayloadSources();
   std::vector<std::string> time_series_paths;
   for (const values::ShardInfo& shard : stored.shards) time_series_paths.push_back(shard.path);
   std::vector<std::string> payload_paths;
