@@ -10,6 +10,7 @@
 #include "timef/manifest.h"
 #include "timef/model.h"
 #include "timef/reader.h"
+#include "timef/registry.h"
 #include "timef/units.h"
 #include "timef/version.h"
 #include "timef/vocabulary.h"

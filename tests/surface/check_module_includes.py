@@ -22,6 +22,7 @@ PUBLIC_OWNERS = {
     "timef/manifest.h": "manifest",
     "timef/model.h": "model",
     "timef/reader.h": "reader",
+    "timef/registry.h": "registry",
     "timef/timef.h": None,
     "timef/units.h": "core",
     "timef/version.h": "core",

@@ -122,23 +122,40 @@ int RunVerify(const std::string& path) {
   Reader reader = OpenRelease(path);
   reader.Verify();
   const std::vector<manifest::FilePart> own = OwnFiles(reader.manifest());
-  fmt::print("ok: {} files, {} bytes verified\n", own.size(), TotalSize(own));
+  size_t pinned = 0;
+  int64_t pinned_bytes = 0;
+  for (const auto& [ref, pins] : reader.manifest().payload_sources) {
+    pinned += pins.size();
+    pinned_bytes += TotalSize(pins);
+  }
+  if (pinned == 0) {
+    fmt::print("ok: {} files, {} bytes verified\n", own.size(), TotalSize(own));
+  } else {
+    fmt::print(
+        "ok: {} files, {} bytes verified, and {} files, {} bytes pinned in {} payload "
+        "sources\n",
+        own.size(), TotalSize(own), pinned, pinned_bytes, reader.manifest().payload_sources.size());
+  }
   return kExitOk;
 }
 
 void RegisterDatasetCommands(CLI::App& app, Action& action) {
   // Registered by task: CLI11 lists the groups of `timef --help` in the order they first appear.
   auto release = std::make_shared<std::string>();
-  const char* kReleaseHelp = "A committed release directory (<root>/<org>/<name>/<version>)";
+  const char* kReleaseHelp =
+      "A committed release directory (<root>/<org>/<name>/<version>), or a ref "
+      "org/name[@x.y.z] resolved in --root";
   CLI::App* info = app.add_subcommand(
       "info", "Summarize a release: card, counts, task types, specs, files, encodings");
   info->group(kGroupInspect);
+  AddRootOption(*info);
   info->add_option("DIR", *release, kReleaseHelp)->required();
   info->callback([&action, release] { action = [release] { return RunInfo(*release); }; });
 
   auto records = std::make_shared<RecordsArgs>();
   CLI::App* records_cmd = app.add_subcommand("records", "List records, one line each");
   records_cmd->group(kGroupInspect);
+  AddRootOption(*records_cmd);
   records_cmd->add_option("DIR", records->release, kReleaseHelp)->required();
   records_cmd->add_option("--limit", records->limit, "Print at most N records")
       ->check(WholeNumberAtLeast(0));
@@ -154,6 +171,7 @@ void RegisterDatasetCommands(CLI::App& app, Action& action) {
   auto tasks = std::make_shared<TasksArgs>();
   CLI::App* tasks_cmd = app.add_subcommand("tasks", "List tasks, one line each");
   tasks_cmd->group(kGroupInspect);
+  AddRootOption(*tasks_cmd);
   tasks_cmd->add_option("DIR", tasks->release, kReleaseHelp)->required();
   tasks_cmd->add_option("--split", tasks->split, "Only tasks of this split")
       ->check(CLI::IsMember(core::EnumNames<model::Split>()));
@@ -172,6 +190,7 @@ void RegisterDatasetCommands(CLI::App& app, Action& action) {
   CLI::App* signals_cmd = app.add_subcommand(
       "signals", "List signals with their IDs (for cat --signal), record, source, spec and axis");
   signals_cmd->group(kGroupInspect);
+  AddRootOption(*signals_cmd);
   signals_cmd->add_option("DIR", signals->release, kReleaseHelp)->required();
   signals_cmd->add_option("--record", signals->record, "Only the signals of this record")
       ->check(IdNumber());
@@ -182,6 +201,7 @@ void RegisterDatasetCommands(CLI::App& app, Action& action) {
   auto cat = std::make_shared<CatArgs>();
   CLI::App* cat_cmd = app.add_subcommand("cat", "Print a signal's values");
   cat_cmd->group(kGroupInspect);
+  AddRootOption(*cat_cmd);
   cat_cmd->add_option("DIR", cat->release, kReleaseHelp)->required();
   cat_cmd->add_option("--signal", cat->signal, "Signal ID (timef signals lists them)")
       ->required()
@@ -197,6 +217,7 @@ void RegisterDatasetCommands(CLI::App& app, Action& action) {
   CLI::App* verify =
       app.add_subcommand("verify", "Open a release and check every file's size and checksum");
   verify->group(kGroupVerify);
+  AddRootOption(*verify);
   verify->add_option("DIR", *release, kReleaseHelp)->required();
   verify->callback([&action, release] { action = [release] { return RunVerify(*release); }; });
 

@@ -26,5 +26,6 @@ void RegisterManifestCommands(CLI::App& app, Action& action);  // timef manifest
 void RegisterParquetCommands(CLI::App& app, Action& action);   // timef parquet ...
 // timef info|records|tasks|signals|cat|verify|demo
 void RegisterDatasetCommands(CLI::App& app, Action& action);
+void RegisterRegistryCommands(CLI::App& app, Action& action);  // timef ls|gc
 
 }  // namespace timef::cli

@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   cli::Action action;
   // Dataset commands first: their groups (Inspect, Verify, Write) order `timef --help`.
   cli::RegisterDatasetCommands(app, action);
+  cli::RegisterRegistryCommands(app, action);
   cli::RegisterParquetCommands(app, action);
   cli::RegisterManifestCommands(app, action);
 
