@@ -3,6 +3,7 @@
 #pragma once
 
 #include "timef/arrow_table.h"
+#include "timef/compose.h"
 #include "timef/demo.h"
 #include "timef/error.h"
 #include "timef/ids.h"

@@ -1,0 +1,185 @@
+// Imports on write (FORMAT.md §4, §10): a child importing records and tasks from a parent reads
+// them back equal, from the parent's files, with child-local IDs and import rows.
+#include "timef/compose.h"
+
+#include <gtest/gtest.h>
+
+#include "support/release_fixture.h"
+#include "timef/error.h"
+
+namespace timef {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::TempDir;
+
+constexpr const char* kParentDir = "test/fixture/1.0.0";
+
+WriteOptions Fast() {
+  WriteOptions options;
+  options.compression_level = 1;
+  options.chunk_max_bytes = 16 * 1024;
+  return options;
+}
+
+std::string What(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ValidationError& e) {
+    return e.what();
+  }
+  return "nothing raised";
+}
+
+class ComposeTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    root_ = new TempDir;
+    testing::Fixture f = testing::MakeFixture(2);
+    WriteRelease(*f.dataset, testing::FixtureCard(), root_->path(), Fast());
+  }
+  static void TearDownTestSuite() { delete root_; }
+  static fs::path root() { return root_->path(); }
+  static TempDir* root_;
+
+  // A child importing parent records `ids` (with their tasks when `tasks`), plus one record of
+  // its own and an overlay annotation on the first import.
+  WriteResult WriteChild(const std::vector<int64_t>& ids, bool tasks,
+                         const std::string& name = "test/child") {
+    Reader parent = Reader::Open(root() / kParentDir);
+    model::Dataset child(name, "1.0.0");
+    Composer composer(child);
+    composer.AddParent("fx", parent);
+    auto imported = composer.ImportRecords("fx", ids);
+    imported.front()->Annotate(std::make_shared<model::AnnotationContent>(
+        "reviewed", model::AnnotationValue::OfBoolean(true)));
+    auto own = child.AddRecord();
+    auto spec = model::Spec::Make({.spec_type = "ecg", .name = "ECG lead", .unit = "mV"});
+    own->AddSource("own")->AddSignal(
+        std::make_shared<model::Signal>("lead_I", spec, model::TimeAxis::RegularFromRate(500),
+                                        model::ValueArray::Of(std::vector<float>(1000, 0.5f))));
+    if (tasks) composer.ImportTasksOfImportedRecords("fx");
+    return composer.Write(testing::FixtureCard(), root(), Fast());
+  }
+};
+TempDir* ComposeTest::root_ = nullptr;
+
+TEST_F(ComposeTest, ChildReadsImportsFromTheParentFiles) {
+  const WriteResult w = WriteChild({3, 1, 2}, true);
+  const manifest::Manifest& m = w.manifest;
+  // Own values: only the child's own record (one ecg shard); the rest is pinned in the parent.
+  EXPECT_EQ(m.files.time_series.size(), 1u);
+  ASSERT_EQ(m.payload_sources.size(), 1u);
+  const manifest::Manifest parent_m = manifest::ReadManifest(root() / kParentDir / "manifest.json");
+  for (const auto& pin : m.payload_sources.at("test/fixture@1.0.0")) {
+    std::vector<manifest::FilePart> listed = parent_m.files.time_series;
+    listed.insert(listed.end(), parent_m.files.payloads.begin(), parent_m.files.payloads.end());
+    EXPECT_NE(std::find(listed.begin(), listed.end(), pin), listed.end()) << pin.path;
+  }
+  ASSERT_EQ(m.metadata.parents.size(), 1u);
+  EXPECT_EQ(m.metadata.parents[0].alias, "fx");
+  EXPECT_EQ(m.parent_cards.at("fx").Ref(), "test/fixture@1.0.0");
+  EXPECT_TRUE(m.lineage.contains("test/fixture@1.0.0"));
+
+  Reader parent = Reader::Open(root() / kParentDir);
+  Reader child = Reader::Open(w.release_dir);
+  child.Verify();
+  // Child-local IDs in import order: parent 3 → 1, 1 → 2, 2 → 3; the own record → 4.
+  std::unique_ptr<model::Dataset> c = child.Read(LoadPlan::AllEager());
+  ASSERT_EQ(c->records().size(), 4u);
+  std::map<int64_t, std::shared_ptr<model::Record>> by_id;
+  for (const auto& r : c->records()) by_id[*r->id()] = r;
+  const std::vector<int64_t> parent_ids{3, 1, 2};
+  for (int64_t local = 1; local <= 3; ++local) {
+    const auto& r = by_id.at(local);
+    ASSERT_TRUE(r->import_marker());
+    EXPECT_EQ(*r->import_marker(), (model::ImportMarker{"fx", parent_ids[local - 1]}));
+    auto p = parent.GetRecord(parent_ids[local - 1], LoadPlan::AllEager());
+    EXPECT_EQ(p->metadata(), r->metadata());
+    auto ps = p->Signals();
+    auto cs = r->Signals();
+    ASSERT_EQ(ps.size(), cs.size());
+    for (size_t i = 0; i < ps.size(); ++i) {
+      EXPECT_EQ(ps[i]->name(), cs[i]->name());
+      EXPECT_EQ(*ps[i]->LoadValues(), *cs[i]->LoadValues()) << cs[i]->Describe();
+      ASSERT_TRUE(cs[i]->import_marker());
+      EXPECT_EQ(cs[i]->import_marker()->parent_id, *ps[i]->id());
+    }
+    for (const auto& a : r->annotations()) {
+      if (a->key() == "reviewed") {
+        EXPECT_FALSE(a->inherited());  // the overlay
+      } else {
+        EXPECT_EQ(a->inherited_from(), std::optional<std::string>("fx"));
+      }
+    }
+  }
+  EXPECT_FALSE(by_id.at(4)->import_marker());
+  // Tasks whose inputs are all imported came along, with imported_tasks rows.
+  std::vector<std::shared_ptr<model::Task>> tasks = child.ReadTasks();
+  EXPECT_FALSE(tasks.empty());
+  for (const auto& t : tasks) {
+    ASSERT_TRUE(t->import_marker());
+    EXPECT_EQ(t->import_marker()->alias, "fx");
+    auto p = parent.GetTask(t->import_marker()->parent_id, std::nullopt, LoadPlan::AllEager());
+    EXPECT_EQ(p->type(), t->type());
+    EXPECT_EQ(p->prompt(), t->prompt());
+  }
+}
+
+TEST_F(ComposeTest, ParentOwnedChangesAreRefused) {
+  Reader parent = Reader::Open(root() / kParentDir);
+  model::Dataset child("test/changed", "1.0.0");
+  Composer composer(child);
+  composer.AddParent("fx", parent);
+  auto imported = composer.ImportRecords("fx", std::vector<int64_t>{1});
+  imported[0]->set_metadata(Json{{"changed", true}});
+  const std::string what = What([&] { composer.Write(testing::FixtureCard(), root(), Fast()); });
+  EXPECT_NE(what.find("parent-owned"), std::string::npos) << what;
+  EXPECT_NE(what.find("metadata"), std::string::npos) << what;
+  EXPECT_FALSE(fs::exists(root() / "test/changed/1.0.0"));
+}
+
+TEST_F(ComposeTest, RemovingAnInheritedAnnotationIsRefused) {
+  Reader parent = Reader::Open(root() / kParentDir);
+  model::Dataset child("test/stripped", "1.0.0");
+  Composer composer(child);
+  composer.AddParent("fx", parent);
+  auto imported = composer.ImportRecords("fx", std::vector<int64_t>{1});
+  ASSERT_FALSE(imported[0]->annotations().empty());
+  imported[0]->ClearAnnotations();
+  const std::string what = What([&] { composer.Write(testing::FixtureCard(), root(), Fast()); });
+  EXPECT_NE(what.find("parent-owned"), std::string::npos) << what;
+}
+
+TEST_F(ComposeTest, ImportingOneObjectTwiceUnderOneAliasIsRefused) {
+  Reader parent = Reader::Open(root() / kParentDir);
+  model::Dataset child("test/twice", "1.0.0");
+  Composer composer(child);
+  composer.AddParent("fx", parent);
+  composer.ImportRecords("fx", std::vector<int64_t>{1});
+  std::string what = What([&] { composer.ImportRecords("fx", std::vector<int64_t>{2, 1}); });
+  EXPECT_NE(what.find("already imported"), std::string::npos) << what;
+  what = What([&] { composer.ImportRecords("fx", std::vector<int64_t>{3, 3}); });
+  EXPECT_NE(what.find("already imported"), std::string::npos) << what;
+  EXPECT_EQ(child.records().size(), 1u);  // nothing of a refused call was imported
+}
+
+TEST_F(ComposeTest, UnknownAliasAndUnknownIds) {
+  Reader parent = Reader::Open(root() / kParentDir);
+  model::Dataset child("test/unknown", "1.0.0");
+  Composer composer(child);
+  composer.AddParent("fx", parent);
+  EXPECT_THROW(composer.ImportRecords("nope", std::vector<int64_t>{1}), ValidationError);
+  EXPECT_THROW(composer.ImportRecords("fx", std::vector<int64_t>{99}), NotFoundError);
+  EXPECT_THROW(composer.ImportTasks("fx", std::vector<int64_t>{1}), ValidationError);
+  EXPECT_TRUE(child.records().empty());
+}
+
+TEST_F(ComposeTest, WriteReleaseWithParentsNeedsTheComposer) {
+  model::Dataset child("test/bare", "1.0.0");
+  child.AddParent({"fx", "test/fixture", "1.0.0"});
+  EXPECT_THROW(WriteRelease(child, testing::FixtureCard(), root()), ValidationError);
+}
+
+}  // namespace
+}  // namespace timef
