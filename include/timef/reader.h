@@ -29,9 +29,13 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 #include "timef/arrow_table.h"
+#include "timef/ids.h"
 #include "timef/manifest.h"
 #include "timef/model.h"
 
@@ -91,6 +95,15 @@ struct ReaderCounters {
 };
 
 class ReaderState;
+
+// A parent named by its local alias (FORMAT.md §10: `parent=` of a lookup by parent ID).
+struct ParentAlias {
+  std::string alias;
+  bool operator==(const ParentAlias&) const = default;
+};
+// The parent of a lookup by parent ID: its alias, or its exact release when exactly one alias
+// names that release. A plain string is neither, so that an alias is never read as a ref.
+using ParentRef = std::variant<ParentAlias, ReleaseRef>;
 
 struct ReaderOptions {
   // The compact locator index (GetSignalValues, GetSignals) loads every signal's locators in one
@@ -212,6 +225,19 @@ class Reader {
       std::span<const std::int64_t> ids, std::optional<model::TaskType> type = std::nullopt,
       const LoadPlan& load = {});
 
+  // Imported objects by the parent's ID (FORMAT.md §10): the child's copy of the object that
+  // `parent` gives the ID `parent_id`, read like GetRecord/GetSignal/GetTask. ValidationError for
+  // a ref that several aliases name; NotFoundError for an unknown alias, a ref no alias names, a
+  // parent ID not imported as this kind (another kind, or an import an edit removed), or a task
+  // of another type than `type`.
+  std::shared_ptr<model::Record> GetRecord(const ParentRef& parent, std::int64_t parent_id,
+                                           const LoadPlan& load = {});
+  std::shared_ptr<model::Signal> GetSignal(const ParentRef& parent, std::int64_t parent_id,
+                                           const LoadPlan& load = {});
+  std::shared_ptr<model::Task> GetTask(const ParentRef& parent, std::int64_t parent_id,
+                                       std::optional<model::TaskType> type = std::nullopt,
+                                       const LoadPlan& load = {});
+
   // Arrow tables without model objects (docs/format.md §11 "Tables"): one record batch each, in
   // the Arrow C Data Interface (include/timef/arrow_table.h). ID columns are int64 dataset IDs
   // (occurrence_id/content_id and a Source's object_id are storage row numbers of this version);
@@ -228,6 +254,10 @@ class Reader {
 
  private:
   explicit Reader(std::shared_ptr<ReaderState> state);
+  // The child-local ID of the object imported from `parent` as `parent_id`; `import_kind` is the
+  // import_refs kind ("Record", "Signal", "Task"), `kind` its name in messages.
+  std::int64_t LocalIdOf(const ParentRef& parent, std::string_view import_kind,
+                         std::string_view kind, std::int64_t parent_id);
   std::shared_ptr<ReaderState> state_;
 };
 

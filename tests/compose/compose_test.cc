@@ -126,6 +126,69 @@ TEST_F(ComposeTest, ChildReadsImportsFromTheParentFiles) {
   }
 }
 
+TEST_F(ComposeTest, LookupsByParentId) {
+  const WriteResult w = WriteChild({3, 1, 2}, true, "test/lookups");
+  Reader parent = Reader::Open(root() / kParentDir);
+  Reader child = Reader::Open(w.release_dir);
+  const ParentRef fx = ParentAlias{"fx"};
+  const ParentRef ref = ReleaseRef::Parse("test/fixture@1.0.0");
+  EXPECT_EQ(*child.GetRecord(fx, 3)->id(), 1);
+  EXPECT_EQ(*child.GetRecord(ref, 1)->id(), 2);
+  EXPECT_EQ(child.GetRecord(fx, 2)->import_marker()->parent_id, 2);
+  // A parent signal of record 1 (parent IDs 1 and 2 are its leads).
+  const auto signal = child.GetSignal(fx, 2, LoadPlan::AllEager());
+  EXPECT_EQ(signal->import_marker()->parent_id, 2);
+  EXPECT_EQ(*signal->LoadValues(), *parent.GetSignal(2, LoadPlan::AllEager())->LoadValues());
+  const auto tasks = child.ReadTasks();
+  ASSERT_FALSE(tasks.empty());
+  const int64_t parent_task = tasks.front()->import_marker()->parent_id;
+  EXPECT_EQ(child.GetTask(fx, parent_task)->id(), tasks.front()->id());
+
+  EXPECT_THROW(child.GetRecord(ParentAlias{"nope"}, 1), NotFoundError);
+  EXPECT_THROW(child.GetRecord(ReleaseRef::Parse("test/fixture@9.0.0"), 1), NotFoundError);
+  EXPECT_THROW(child.GetRecord(fx, 99), NotFoundError);
+  // A parent ID imported as a signal only, asked for as a record: another kind.
+  std::optional<int64_t> signal_only;
+  const std::unique_ptr<model::Dataset> read = child.Read();
+  for (const auto& r : read->records()) {
+    for (const auto& s : r->Signals()) {
+      if (s->import_marker() && s->import_marker()->parent_id > 3) {
+        signal_only = s->import_marker()->parent_id;
+      }
+    }
+  }
+  ASSERT_TRUE(signal_only);
+  EXPECT_NO_THROW(child.GetSignal(fx, *signal_only));
+  EXPECT_THROW(child.GetRecord(fx, *signal_only), NotFoundError);
+  EXPECT_THROW(child.GetTask(fx, parent_task,
+                             model::TaskType::kForecasting == tasks.front()->type()
+                                 ? model::TaskType::kAnswer
+                                 : model::TaskType::kForecasting),
+               NotFoundError);
+  EXPECT_THROW(child.GetRecord(fx, 0), ValidationError);
+}
+
+TEST_F(ComposeTest, RefNamedByTwoAliasesIsAmbiguous) {
+  Reader parent = Reader::Open(root() / kParentDir);
+  model::Dataset child("test/twoalias", "1.0.0");
+  Composer composer(child);
+  composer.AddParent("fx", parent);
+  composer.AddParent("fy", parent);
+  composer.ImportRecords("fx", std::vector<int64_t>{1});
+  composer.ImportRecords("fy", std::vector<int64_t>{1});  // one object, two aliases: allowed
+  const WriteResult w = composer.Write(testing::FixtureCard(), root(), Fast());
+  Reader reader = Reader::Open(w.release_dir);
+  EXPECT_EQ(*reader.GetRecord(ParentAlias{"fy"}, 1)->id(), 2);
+  try {
+    reader.GetRecord(ReleaseRef::Parse("test/fixture@1.0.0"), 1);
+    FAIL() << "expected ValidationError";
+  } catch (const NotFoundError& e) {
+    FAIL() << "ambiguity is a ValidationError, not NotFoundError: " << e.what();
+  } catch (const ValidationError& e) {
+    EXPECT_NE(std::string(e.what()).find("aliases"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(ComposeTest, ParentOwnedChangesAreRefused) {
   Reader parent = Reader::Open(root() / kParentDir);
   model::Dataset child("test/changed", "1.0.0");
