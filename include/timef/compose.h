@@ -78,4 +78,36 @@ class Composer {
   std::vector<std::unique_ptr<Imported>> imported_;
 };
 
+// An edit (FORMAT.md §4 "Edit"): a new version of the dataset `base` holds, written from its
+// objects. Every surviving object keeps its ID; objects added to dataset() get IDs above the
+// base's stored high-water marks, so a removed ID is never reused. Everything is read lazily and
+// written by reference: unchanged values, offsets and text stay in the release that stores them
+// (the base, or the base's own payload sources). Parents, parent cards and lineage carry over.
+class Editor {
+ public:
+  // Reads `base` (lazily); `base` must stay open until Write(). ValidationError for a version
+  // that breaks §2.1.
+  Editor(Reader& base, std::string version);
+  ~Editor();
+  Editor(const Editor&) = delete;
+  Editor& operator=(const Editor&) = delete;
+
+  // The new version: add records and tasks here (imported objects stay parent-owned).
+  model::Dataset& dataset() { return *dataset_; }
+
+  // Removes records by ID, with the tasks that use any of them as input or candidate (and the
+  // tasks built from those) and every annotation on them; their imports are dropped with them.
+  // NotFoundError naming every ID that is not a record of the dataset. Returns the IDs of the
+  // removed tasks.
+  std::vector<std::int64_t> RemoveRecords(std::span<const std::int64_t> ids);
+
+  // Writes `<root>/<dataset_id>/<version>` with the base's card (version replaced), parent cards
+  // and lineage.
+  WriteResult Write(const std::filesystem::path& root, const WriteOptions& options = {});
+
+ private:
+  Reader& base_;
+  std::unique_ptr<model::Dataset> dataset_;
+};
+
 }  // namespace timef

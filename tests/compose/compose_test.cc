@@ -189,6 +189,65 @@ TEST_F(ComposeTest, RefNamedByTwoAliasesIsAmbiguous) {
   }
 }
 
+TEST_F(ComposeTest, EditKeepsIdsNeverReusesOneAndCopiesNoValues) {
+  Reader base = Reader::Open(root() / kParentDir);
+  const std::vector<int64_t> base_ids = base.RecordIds();
+  const model::IdHighWater marks = base.Read()->id_base();
+  Editor edit(base, "1.1.0");
+  const std::vector<int64_t> removed_tasks = edit.RemoveRecords(std::vector<int64_t>{2});
+  EXPECT_THROW(edit.RemoveRecords(std::vector<int64_t>{2}), NotFoundError);
+  auto added = edit.dataset().AddRecord();
+  auto spec = model::Spec::Make({.spec_type = "ecg", .name = "ECG lead", .unit = "mV"});
+  added->AddSource("new")->AddSignal(
+      std::make_shared<model::Signal>("lead_I", spec, model::TimeAxis::RegularFromRate(500),
+                                      model::ValueArray::Of(std::vector<float>(500, 1.5f))));
+  const WriteResult w = edit.Write(root(), Fast());
+  EXPECT_EQ(w.manifest.files.time_series.size(), 1u);  // the added record's values only
+  EXPECT_TRUE(w.manifest.payload_sources.contains("test/fixture@1.0.0"));
+
+  Reader edited = Reader::Open(w.release_dir);
+  edited.Verify();
+  std::vector<int64_t> ids = edited.RecordIds();
+  std::sort(ids.begin(), ids.end());
+  std::vector<int64_t> expected;
+  for (int64_t id : base_ids) {
+    if (id != 2) expected.push_back(id);
+  }
+  expected.push_back(marks.max_record_id + 1);
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(ids, expected);  // survivors keep their IDs, 2 is gone, the new one is max+1
+  EXPECT_THROW(edited.GetRecord(2), NotFoundError);
+  for (int64_t id : base_ids) {
+    if (id == 2) continue;
+    auto a = base.GetRecord(id, LoadPlan::AllEager());
+    auto b = edited.GetRecord(id, LoadPlan::AllEager());
+    ASSERT_EQ(a->Signals().size(), b->Signals().size());
+    for (size_t i = 0; i < a->Signals().size(); ++i) {
+      EXPECT_EQ(a->Signals()[i]->id(), b->Signals()[i]->id());
+      EXPECT_EQ(*a->Signals()[i]->LoadValues(), *b->Signals()[i]->LoadValues());
+    }
+  }
+  for (int64_t t : removed_tasks) EXPECT_THROW(edited.GetTask(t), NotFoundError);
+  EXPECT_EQ(edited.ReadTasks().size() + removed_tasks.size(), base.ReadTasks().size());
+}
+
+TEST_F(ComposeTest, EditOfAChildDropsTheRemovedImport) {
+  const WriteResult child = WriteChild({1, 2}, false, "test/editedchild");
+  Reader base = Reader::Open(child.release_dir);
+  Editor edit(base, "1.1.0");
+  edit.RemoveRecords(std::vector<int64_t>{*base.GetRecord(ParentAlias{"fx"}, 2)->id()});
+  const WriteResult w = edit.Write(root(), Fast());
+  EXPECT_EQ(w.manifest.parent_cards.size(), 1u);
+  Reader edited = Reader::Open(w.release_dir);
+  edited.Verify();
+  EXPECT_NO_THROW(edited.GetRecord(ParentAlias{"fx"}, 1));
+  EXPECT_THROW(edited.GetRecord(ParentAlias{"fx"}, 2), NotFoundError);
+  // The parent's values are pinned in the parent, the child's own in the child 1.0.0.
+  EXPECT_TRUE(w.manifest.payload_sources.contains("test/fixture@1.0.0"));
+  EXPECT_TRUE(w.manifest.payload_sources.contains("test/editedchild@1.0.0"));
+  EXPECT_TRUE(w.manifest.files.time_series.empty());
+}
+
 TEST_F(ComposeTest, ParentOwnedChangesAreRefused) {
   Reader parent = Reader::Open(root() / kParentDir);
   model::Dataset child("test/changed", "1.0.0");
