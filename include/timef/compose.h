@@ -57,7 +57,8 @@ class Composer {
   std::vector<std::shared_ptr<model::Task>> ImportTasks(
       const std::string& alias, std::span<const std::int64_t> parent_task_ids);
   // The parent's tasks whose input records are all imported under `alias` (timef derive
-  // --with-tasks), in task ID order; tasks with from_tasks are skipped.
+  // --with-tasks), in task ID order; tasks that also reference records not imported (as
+  // candidates or targets) or that have from_tasks are skipped.
   std::vector<std::shared_ptr<model::Task>> ImportTasksOfImportedRecords(const std::string& alias);
 
   // Checks that no parent-owned data changed (metadata, names, sources, signals, values, inherited
@@ -95,10 +96,10 @@ class Editor {
   // The new version: add records and tasks here (imported objects stay parent-owned).
   model::Dataset& dataset() { return *dataset_; }
 
-  // Removes records by ID, with the tasks that use any of them as input or candidate (and the
-  // tasks built from those) and every annotation on them; their imports are dropped with them.
-  // NotFoundError naming every ID that is not a record of the dataset. Returns the IDs of the
-  // removed tasks.
+  // Removes records by ID, with the tasks that reference any of them (inputs, candidates, record
+  // and signal targets) and the tasks built from those, and every annotation on them; their imports
+  // are dropped with them. NotFoundError naming every ID that is not a record of the dataset.
+  // Returns the IDs of the removed tasks.
   std::vector<std::int64_t> RemoveRecords(std::span<const std::int64_t> ids);
 
   // Writes `<root>/<dataset_id>/<version>` with the base's card (version replaced), parent cards

@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "compose/parent_owned.h"
+#include "compose/task_records.h"
 #include "timef/compose.h"
 #include "timef/error.h"
 #include "writer/provenance.h"
@@ -100,6 +101,14 @@ class ParentViewScope {
   }
   std::vector<std::function<void()>> restores_;
 };
+
+// Whether every record `task` references is one of `imported` (parent IDs).
+bool UsesOnly(const model::Task& task, const std::set<std::int64_t>& imported) {
+  for (const auto& r : compose::RecordsOf(task)) {
+    if (!r || !r->id() || !imported.contains(*r->id())) return false;
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -230,10 +239,8 @@ std::vector<std::shared_ptr<model::Task>> Composer::ImportTasksOfImportedRecords
   TaskQuery query;
   query.inputs = std::vector<std::int64_t>(parent.record_ids.begin(), parent.record_ids.end());
   for (const auto& task : parent.reader->ReadTasks(query)) {
-    const bool all_imported =
-        std::all_of(task->inputs().begin(), task->inputs().end(),
-                    [&](const auto& r) { return parent.record_ids.contains(*r->id()); });
-    if (all_imported && task->from_tasks().empty() && !parent.task_ids.contains(*task->id())) {
+    if (UsesOnly(*task, parent.record_ids) && task->from_tasks().empty() &&
+        !parent.task_ids.contains(*task->id())) {
       ids.push_back(*task->id());
     }
   }

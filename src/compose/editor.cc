@@ -2,6 +2,7 @@
 #include <set>
 
 #include "catalog/lookup.h"
+#include "compose/task_records.h"
 #include "timef/compose.h"
 #include "timef/error.h"
 #include "writer/provenance.h"
@@ -37,9 +38,8 @@ std::vector<std::int64_t> Editor::RemoveRecords(std::span<const std::int64_t> id
   // Tasks that use a removed record, then (until nothing changes) tasks built from removed tasks.
   std::set<const model::Task*> dropped;
   for (const auto& t : dataset_->tasks()) {
-    if (std::any_of(t->inputs().begin(), t->inputs().end(), gone) ||
-        std::any_of(t->candidate_records().begin(), t->candidate_records().end(), gone)) {
-      dropped.insert(t.get());
+    for (const auto& r : compose::RecordsOf(*t)) {
+      if (r && r->id() && gone(r)) dropped.insert(t.get());
     }
   }
   for (bool changed = true; changed;) {

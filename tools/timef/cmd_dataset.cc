@@ -6,7 +6,9 @@
 #include <fmt/core.h>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <utility>
 
 #include "commands.h"
 #include "core/enum_table.h"
@@ -39,6 +41,29 @@ std::vector<manifest::FilePart> OwnFiles(const manifest::Manifest& manifest) {
 
 }  // namespace
 
+namespace {
+
+// Writes the composed demo releases that are not committed yet (after hello-world 1.0.0), one
+// stderr line each; stdout stays the hello-world directory alone.
+void WriteComposedDemo(const std::filesystem::path& registry) {
+  const std::pair<std::string, std::function<WriteResult(const std::filesystem::path&)>> demos[] = {
+      {std::string(demo::kHelloChildId) + "/" + std::string(demo::kHelloChildVersion),
+       demo::WriteHelloChild},
+      {std::string(demo::kHelloWorldId) + "/" + std::string(demo::kHelloWorldEditVersion),
+       demo::WriteHelloWorldEdit}};
+  for (const auto& [dir, write] : demos) {
+    if (std::filesystem::exists(registry / dir / manifest::kManifestFileName)) continue;
+    const WriteResult result = write(registry);
+    size_t pinned = 0;
+    for (const auto& [ref, pins] : result.manifest.payload_sources) pinned += pins.size();
+    fmt::print(stderr, "wrote {}: {} files, {}, {} files pinned in {}\n", result.manifest.Ref(),
+               OwnFiles(result.manifest).size(), FormatBytes(TotalSize(OwnFiles(result.manifest))),
+               pinned, demo::kHelloWorldId);
+  }
+}
+
+}  // namespace
+
 int RunDemo(const std::string& registry) {
   const std::filesystem::path release = std::filesystem::path(registry) /
                                         std::string(demo::kHelloWorldId) /
@@ -47,6 +72,7 @@ int RunDemo(const std::string& registry) {
   if (std::filesystem::exists(release / manifest::kManifestFileName)) {
     fmt::print(stderr, "{}@{} is already committed\n", demo::kHelloWorldId,
                demo::kHelloWorldVersion);
+    WriteComposedDemo(registry);
     fmt::print("{}\n", release.string());
     return kExitOk;
   }
@@ -62,6 +88,7 @@ int RunDemo(const std::string& registry) {
   bar.Finish();
   fmt::print(stderr, "wrote {}: {} files, {}\n", result.manifest.Ref(),
              OwnFiles(result.manifest).size(), FormatBytes(TotalSize(OwnFiles(result.manifest))));
+  WriteComposedDemo(registry);
   fmt::print("{}\n", result.release_dir.string());
   return kExitOk;
 }
@@ -73,6 +100,13 @@ int RunInfo(const std::string& path) {
   fmt::print("dataset      {}\n", m.Ref());
   fmt::print("name         {}\n", card.name);
   fmt::print("license      {}\n", ToString(card.license));
+  for (const manifest::ParentEntry& parent : card.parents) {
+    fmt::print("parent       {} = {}\n", parent.alias, parent.Ref());
+  }
+  for (const auto& [ref, pins] : m.payload_sources) {
+    fmt::print("reads from   {} ({} pinned files, {})\n", ref, pins.size(),
+               FormatBytes(TotalSize(pins)));
+  }
   const manifest::Counts& c = m.counts;
   fmt::print("counts       {} records, {} sources, {} signals, {} axes, {} signal chunks\n",
              c.records, c.sources, c.signals, c.axes, c.signal_chunks);
