@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <string_view>
 
@@ -55,6 +56,18 @@ std::unique_ptr<model::Dataset> BuildHelloWorld();
 
 // The dataset card: id, version, name, description, CC-BY-4.0, domains, tags.
 manifest::Card HelloWorldCard();
+
+// The composed demo (FORMAT.md §4, §10), written from a committed hello-world 1.0.0 in `root`:
+// timef/hello-child@1.0.0 imports records kEcgRecordId and kVitalsRecordId under the alias
+// "hello" with the tasks whose inputs are all among them, adds a record of its own (spec_type
+// "pulse") and an overlay annotation "child_review" on the imported ECG record;
+// timef/hello-world@1.1.0 removes kDiaryRecordId (with its tasks) and adds a pulse record. Both
+// copy no hello-world values.
+inline constexpr std::string_view kHelloChildId = "timef/hello-child";
+inline constexpr std::string_view kHelloChildVersion = "1.0.0";
+inline constexpr std::string_view kHelloWorldEditVersion = "1.1.0";
+WriteResult WriteHelloChild(const std::filesystem::path& root);
+WriteResult WriteHelloWorldEdit(const std::filesystem::path& root);
 
 // Small budgets (16 KiB chunks, 64 KiB row groups, 256 KiB shards) so the demo stays small but
 // exercises multi-chunk signals, multi-row-group shards and several shards.

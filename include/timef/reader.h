@@ -32,9 +32,13 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 #include "timef/arrow_table.h"
+#include "timef/ids.h"
 #include "timef/manifest.h"
 #include "timef/model.h"
 
@@ -95,11 +99,25 @@ struct ReaderCounters {
 
 class ReaderState;
 
+// A parent named by its local alias (FORMAT.md §10: `parent=` of a lookup by parent ID).
+struct ParentAlias {
+  std::string alias;
+  bool operator==(const ParentAlias&) const = default;
+};
+// The parent of a lookup by parent ID: its alias, or its exact release when exactly one alias
+// names that release. A plain string is neither, so that an alias is never read as a ref.
+using ParentRef = std::variant<ParentAlias, ReleaseRef>;
+
 struct ReaderOptions {
   // The compact locator index (GetSignalValues, GetSignals) loads every signal's locators in one
   // query when the release has at most this many chunk rows (manifest counts.signal_chunks), about
   // 24 bytes per chunk plus 48 per signal; above it, each request indexes only what it asks for.
   std::int64_t index_all_chunks = 1'000'000;
+  // The registry root under which the release's payload sources sit, as
+  // `<sources_root>/<org>/<name>/<version>` (FORMAT.md §10). nullopt: the root holding the release
+  // when it sits at `<root>/<dataset_id>/<version>`; a release with payload sources elsewhere then
+  // raises ValidationError at Open.
+  std::optional<std::filesystem::path> sources_root;
 };
 
 // A signal's stored values found through the reader's compact locator index, without building its
@@ -219,8 +237,11 @@ using TaskStream = BatchStream<model::Task>;
 class Reader {
  public:
   // docs/format.md §11.1: reads and validates the manifest (ManifestError; FileError when
-  // missing), checks every own file exists with its recorded size (FileError naming it). Hashes
-  // nothing, opens no catalog, reads no values.
+  // missing), checks every own file exists with its recorded size (FileError naming it). Then
+  // each directly listed payload source (§10): found under options.sources_root (ValidationError
+  // when it is needed and cannot be determined), its manifest read, each pin identical to the
+  // source's FilePart (FormatError "pin differs") and each pinned file present with its size
+  // (FileError naming it). Hashes nothing, opens no catalog, reads no values.
   static Reader Open(const std::filesystem::path& release_dir, const ReaderOptions& options = {});
 
   Reader(Reader&&) noexcept;
@@ -232,8 +253,9 @@ class Reader {
   const manifest::Manifest& manifest() const;
   const std::filesystem::path& path() const;
 
-  // Hashes every own file, sorted by path; the first missing or mismatching file raises FileError
-  // naming it with the expected and actual size or checksum.
+  // Hashes every own file, sorted by path, then every pinned file of the payload sources (sources
+  // by ref, pins by path); the first missing or mismatching file raises FileError naming it with
+  // the expected and actual size or checksum.
   void Verify() const;
   // The same, reporting progress: `progress(bytes_done, bytes_total)` is called once before the
   // first file (0, total), after every hashed block of 1 MiB and after each file, where
@@ -301,6 +323,19 @@ class Reader {
     return GetTasks(std::span<const std::int64_t>(ids.begin(), ids.size()), type, load);
   }
 
+  // Imported objects by the parent's ID (docs/format.md §10): the child's copy of the object
+  // that `parent` gives the ID `parent_id`, read like GetRecord/GetSignal/GetTask.
+  // ValidationError for a ref that several aliases name; NotFoundError for an unknown alias, a ref
+  // no alias names, a parent ID not imported as this kind (another kind, or an import an edit
+  // removed), or a task of another type than `type`.
+  std::shared_ptr<model::Record> GetRecord(const ParentRef& parent, std::int64_t parent_id,
+                                           const LoadPlan& load = {});
+  std::shared_ptr<model::Signal> GetSignal(const ParentRef& parent, std::int64_t parent_id,
+                                           const LoadPlan& load = {});
+  std::shared_ptr<model::Task> GetTask(const ParentRef& parent, std::int64_t parent_id,
+                                       std::optional<model::TaskType> type = std::nullopt,
+                                       const LoadPlan& load = {});
+
   // Arrow tables without model objects (docs/format.md §11.6): one record batch each, in
   // the Arrow C Data Interface (include/timef/arrow_table.h). ID columns are int64 dataset IDs
   // (occurrence_id/content_id and a Source's object_id are storage row numbers of this version);
@@ -317,6 +352,10 @@ class Reader {
 
  private:
   explicit Reader(std::shared_ptr<ReaderState> state);
+  // The child-local ID of the object imported from `parent` as `parent_id`; `import_kind` is the
+  // import_refs kind ("Record", "Signal", "Task"), `kind` its name in messages.
+  std::int64_t LocalIdOf(const ParentRef& parent, std::string_view import_kind,
+                         std::string_view kind, std::int64_t parent_id);
   std::shared_ptr<ReaderState> state_;
 };
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "timef/arrow_table.h"
+#include "timef/compose.h"
 #include "timef/demo.h"
 #include "timef/error.h"
 #include "timef/ids.h"
@@ -10,6 +11,7 @@
 #include "timef/manifest.h"
 #include "timef/model.h"
 #include "timef/reader.h"
+#include "timef/registry.h"
 #include "timef/units.h"
 #include "timef/version.h"
 #include "timef/vocabulary.h"

@@ -91,4 +91,17 @@ void CheckTaskIds(Connection& connection, std::span<const int64_t> ids,
   }
 }
 
+std::optional<int64_t> LocalIdOfImport(Connection& connection, std::string_view kind,
+                                       std::string_view alias, int64_t parent_id) {
+  PreparedStatement statement = connection.Prepare(
+      "SELECT local_id FROM import_refs WHERE kind = $1 AND parent_alias = $2 AND parent_id = $3",
+      "import_refs");
+  statement.BindVarchar(1, kind).BindVarchar(2, alias).BindInt64(3, parent_id);
+  Result result = statement.Execute();
+  while (std::optional<Chunk> chunk = result.Next()) {
+    if (chunk->size() > 0) return chunk->Int64(0).Get(0);
+  }
+  return std::nullopt;
+}
+
 }  // namespace timef::catalog

@@ -9,8 +9,20 @@ namespace timef {
 
 LazySignalValues::LazySignalValues(std::shared_ptr<ReaderState> state,
                                    std::shared_ptr<const model::Spec> spec,
-                                   std::vector<values::ChunkRef> chunks)
-    : state_(std::move(state)), spec_(std::move(spec)), chunks_(std::move(chunks)) {}
+                                   std::vector<values::ChunkRef> chunks,
+                                   std::vector<ChunkLocator> locators)
+    : state_(std::move(state)),
+      spec_(std::move(spec)),
+      chunks_(std::move(chunks)),
+      locators_(std::move(locators)) {}
+
+std::vector<ChunkLocator> LazySignalValues::StoredChunkLocators() const {
+  return state_->StoredLocators(locators_);
+}
+
+std::vector<StoredFilePin> LazySignalValues::StoredPins() const {
+  return state_->PinsOf(locators_);
+}
 
 std::shared_ptr<const model::ValueArray> LazySignalValues::Load() const {
   if (chunks_.size() == 1) {
@@ -46,8 +58,12 @@ model::ValueArray LazySignalValues::ReadSteps(std::int64_t begin, std::int64_t e
   return values::ConcatValues(spec_->dtype, parts);
 }
 
-LazyOffsets::LazyOffsets(std::shared_ptr<ReaderState> state, payload::OffsetsRef ref)
-    : state_(std::move(state)), ref_(std::move(ref)) {}
+LazyOffsets::LazyOffsets(std::shared_ptr<ReaderState> state, payload::OffsetsRef ref,
+                         OffsetsLocator stored, StoredFilePin pin)
+    : state_(std::move(state)),
+      ref_(std::move(ref)),
+      stored_(std::move(stored)),
+      pin_(std::move(pin)) {}
 
 std::shared_ptr<const std::vector<std::int64_t>> LazyOffsets::Load() const {
   std::lock_guard lock(mutex_);
@@ -64,8 +80,12 @@ bool LazyOffsets::is_loaded() const {
 }
 
 PayloadText::PayloadText(std::shared_ptr<ReaderState> state, payload::TextRef ref,
-                         std::string checksum)
-    : state_(std::move(state)), ref_(std::move(ref)), checksum_(std::move(checksum)) {}
+                         std::string checksum, TextLocator stored, StoredFilePin pin)
+    : state_(std::move(state)),
+      ref_(std::move(ref)),
+      checksum_(std::move(checksum)),
+      stored_(std::move(stored)),
+      pin_(std::move(pin)) {}
 
 std::string PayloadText::Read() const { return state_->ReadText(ref_); }
 
@@ -76,8 +96,12 @@ bool PayloadText::SameStoredValue(const model::LazyText& other) const {
 }
 
 PayloadTextList::PayloadTextList(std::shared_ptr<ReaderState> state, payload::TextRef ref,
-                                 std::string checksum)
-    : state_(std::move(state)), ref_(std::move(ref)), checksum_(std::move(checksum)) {}
+                                 std::string checksum, TextLocator stored, StoredFilePin pin)
+    : state_(std::move(state)),
+      ref_(std::move(ref)),
+      checksum_(std::move(checksum)),
+      stored_(std::move(stored)),
+      pin_(std::move(pin)) {}
 
 std::vector<std::string> PayloadTextList::Read() const { return state_->ReadTextList(ref_); }
 

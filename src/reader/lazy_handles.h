@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "manifest/stored_payload.h"
 #include "payload/payload_reader.h"
 #include "timef/model.h"
 #include "values/chunk_reader.h"
@@ -16,16 +17,21 @@ namespace timef {
 
 class ReaderState;
 
-class LazySignalValues final : public model::SignalValues {
+// `locators` (the catalog's, relative to the reader's release) let a writer reuse the stored
+// chunks (StoredChunks); empty when the handle was built from the compact locator index, which
+// keeps no locators: such a handle is then re-encoded by a writer.
+class LazySignalValues final : public model::SignalValues, public StoredChunks {
  public:
   LazySignalValues(std::shared_ptr<ReaderState> state, std::shared_ptr<const model::Spec> spec,
-                   std::vector<values::ChunkRef> chunks);
+                   std::vector<values::ChunkRef> chunks, std::vector<ChunkLocator> locators = {});
   std::shared_ptr<const model::ValueArray> Load() const override;
   // Decodes only the chunks that intersect [begin, end).
   model::ValueArray ReadSteps(std::int64_t begin, std::int64_t end,
                               std::int64_t step_width) const override;
   bool is_loaded() const override { return false; }
   const std::vector<values::ChunkRef>& chunks() const { return chunks_; }
+  std::vector<ChunkLocator> StoredChunkLocators() const override;
+  std::vector<StoredFilePin> StoredPins() const override;
   // The reader state this handle keeps alive (tests check with it that the state is freed).
   const std::shared_ptr<ReaderState>& state() const { return state_; }
 
@@ -33,28 +39,56 @@ class LazySignalValues final : public model::SignalValues {
   std::shared_ptr<ReaderState> state_;
   std::shared_ptr<const model::Spec> spec_;
   std::vector<values::ChunkRef> chunks_;
+  std::vector<ChunkLocator> locators_;
+};
+
+// Values a read loaded eagerly, which still know where they are stored (the pins are taken at
+// construction: a loaded object keeps no reader state).
+class LoadedStoredValues final : public model::SignalValues, public StoredChunks {
+ public:
+  LoadedStoredValues(std::shared_ptr<const model::ValueArray> values,
+                     std::vector<ChunkLocator> stored, std::vector<StoredFilePin> pins)
+      : values_(std::move(values)), stored_(std::move(stored)), pins_(std::move(pins)) {}
+  std::shared_ptr<const model::ValueArray> Load() const override { return values_; }
+  bool is_loaded() const override { return true; }
+  std::vector<ChunkLocator> StoredChunkLocators() const override { return stored_; }
+  std::vector<StoredFilePin> StoredPins() const override { return pins_; }
+
+ private:
+  std::shared_ptr<const model::ValueArray> values_;
+  std::vector<ChunkLocator> stored_;
+  std::vector<StoredFilePin> pins_;
 };
 
 // Reads the axis's offsets on the first Load(), checks them (count, digest, order, first/last)
 // and keeps them: the signals of one axis object share one checked array. Once loaded it lets go
 // of the reader state, so that loaded offsets keep no reader alive.
-class LazyOffsets final : public model::TimeOffsets {
+class LazyOffsets final : public model::TimeOffsets, public StoredOffsets {
  public:
-  LazyOffsets(std::shared_ptr<ReaderState> state, payload::OffsetsRef ref);
+  // `stored` names its storing release; `pin` is that file's pin.
+  LazyOffsets(std::shared_ptr<ReaderState> state, payload::OffsetsRef ref, OffsetsLocator stored,
+              StoredFilePin pin);
   std::shared_ptr<const std::vector<std::int64_t>> Load() const override;
   bool is_loaded() const override;
+  OffsetsLocator StoredOffsetsLocator() const override { return stored_; }
+  StoredFilePin StoredPin() const override { return pin_; }
 
  private:
   mutable std::mutex mutex_;
   mutable std::shared_ptr<ReaderState> state_;  // null once loaded
   payload::OffsetsRef ref_;
+  OffsetsLocator stored_;
+  StoredFilePin pin_;
   mutable std::shared_ptr<const std::vector<std::int64_t>> loaded_;
 };
 
-// A packed text (kind text or text_list) of an own payload file.
-class PayloadText final : public model::LazyText {
+// A packed text (kind text or text_list) of a payload file, own or pinned.
+class PayloadText final : public model::LazyText, public StoredText {
  public:
-  PayloadText(std::shared_ptr<ReaderState> state, payload::TextRef ref, std::string checksum);
+  PayloadText(std::shared_ptr<ReaderState> state, payload::TextRef ref, std::string checksum,
+              TextLocator stored, StoredFilePin pin);
+  TextLocator StoredTextLocator() const override { return stored_; }
+  StoredFilePin StoredPin() const override { return pin_; }
   std::int64_t size() const override { return ref_.length; }
   std::string Read() const override;
   bool SameStoredValue(const model::LazyText& other) const override;
@@ -63,11 +97,16 @@ class PayloadText final : public model::LazyText {
   std::shared_ptr<ReaderState> state_;
   payload::TextRef ref_;
   std::string checksum_;  // of the payload file, from the manifest
+  TextLocator stored_;
+  StoredFilePin pin_;
 };
 
-class PayloadTextList final : public model::LazyTextList {
+class PayloadTextList final : public model::LazyTextList, public StoredText {
  public:
-  PayloadTextList(std::shared_ptr<ReaderState> state, payload::TextRef ref, std::string checksum);
+  PayloadTextList(std::shared_ptr<ReaderState> state, payload::TextRef ref, std::string checksum,
+                  TextLocator stored, StoredFilePin pin);
+  TextLocator StoredTextLocator() const override { return stored_; }
+  StoredFilePin StoredPin() const override { return pin_; }
   std::int64_t size() const override { return ref_.length; }
   std::vector<std::string> Read() const override;
   bool SameStoredValue(const model::LazyTextList& other) const override;
@@ -76,6 +115,8 @@ class PayloadTextList final : public model::LazyTextList {
   std::shared_ptr<ReaderState> state_;
   payload::TextRef ref_;
   std::string checksum_;
+  TextLocator stored_;
+  StoredFilePin pin_;
 };
 
 }  // namespace timef

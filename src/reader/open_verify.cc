@@ -1,9 +1,10 @@
-// Reader::Open and Reader::Verify (docs/format.md §11): presence and size at open, hashes on
-// verify.
+// Reader::Open and Reader::Verify (docs/format.md §11): presence and size at open (own files,
+// then the pinned files of each payload source), hashes on verify in the same order.
 #include <algorithm>
 #include <system_error>
 
 #include "core/checksum.h"
+#include "reader/payload_sources.h"
 #include "reader/reader_state.h"
 #include "timef/error.h"
 #include "timef/reader.h"
@@ -39,11 +40,6 @@ std::int64_t SizeOrThrow(const fs::path& file) {
 
 Reader Reader::Open(const fs::path& release_dir, const ReaderOptions& options) {
   manifest::Manifest m = manifest::ReadManifest(release_dir / manifest::kManifestFileName);
-  if (!m.payload_sources.empty()) {
-    throw FormatError(
-        {.file = release_dir / manifest::kManifestFileName, .where = "/payload_sources"},
-        "payload sources are not supported by this reader yet");
-  }
   for (const manifest::FilePart* part : OwnFiles(m)) {
     const fs::path file = release_dir / part->path;
     const std::int64_t size = SizeOrThrow(file);
@@ -53,19 +49,28 @@ Reader Reader::Open(const fs::path& release_dir, const ReaderOptions& options) {
                                                            std::to_string(size));
     }
   }
-  return Reader(std::make_shared<ReaderState>(release_dir, std::move(m), options));
+  ResolvedSources sources = ResolvePayloadSources(release_dir, m, options.sources_root);
+  return Reader(
+      std::make_shared<ReaderState>(release_dir, std::move(m), options, std::move(sources)));
 }
 
 void Reader::Verify() const { Verify(nullptr); }
 
 void Reader::Verify(const VerifyProgress& progress) const {
-  const std::vector<const manifest::FilePart*> files = OwnFiles(state_->manifest());
+  // Own files sorted by path, then each source's pins (sources by ref, pins by path): §11.
+  std::vector<std::pair<fs::path, const manifest::FilePart*>> files;
+  for (const manifest::FilePart* part : OwnFiles(state_->manifest())) {
+    files.emplace_back(state_->release_dir() / part->path, part);
+  }
+  for (const auto& [ref, source] : state_->sources()) {
+    for (const manifest::FilePart& pin : source.pins)
+      files.emplace_back(source.dir / pin.path, &pin);
+  }
   std::int64_t total = 0;
-  for (const manifest::FilePart* part : files) total += part->size;
+  for (const auto& [file, part] : files) total += part->size;
   std::int64_t done = 0;
   if (progress) progress(0, total);
-  for (const manifest::FilePart* part : files) {
-    const fs::path file = state_->release_dir() / part->path;
+  for (const auto& [file, part] : files) {
     const std::int64_t size = SizeOrThrow(file);
     if (size != part->size) {
       throw FileError({.file = file, .where = "size"}, "expected " + std::to_string(part->size) +

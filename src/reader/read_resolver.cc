@@ -19,6 +19,11 @@ payload::TextRef TextRefOf(const ReaderState& state, const TextLocator& locator,
                           .text_key = text_key};
 }
 
+TextLocator StoredOf(const ReaderState& state, TextLocator locator) {
+  locator.payload_source = state.StoringRef(locator.payload_source);
+  return locator;
+}
+
 }  // namespace
 
 ReadResolver::ReadResolver(std::shared_ptr<ReaderState> state, LoadPlan plan)
@@ -29,14 +34,16 @@ std::shared_ptr<const model::SignalValues> ReadResolver::Values(
   std::vector<values::ChunkRef> refs;
   refs.reserve(chunks.size());
   const std::string what = "signal_chunks.value_path (" + signal.Describe() + ")";
-  for (ChunkLocator& l : chunks) {
+  for (const ChunkLocator& l : chunks) {
     std::filesystem::path file = state_->ResolveFile(l, what);
-    refs.push_back(
-        values::ChunkRef{std::move(file), std::move(l.value_path), l.major, *l.minor, l.n_values});
+    refs.push_back(values::ChunkRef{std::move(file), l.value_path, l.major, *l.minor, l.n_values});
   }
-  auto lazy = std::make_shared<const LazySignalValues>(state_, signal.spec(), std::move(refs));
+  auto lazy = std::make_shared<const LazySignalValues>(state_, signal.spec(), std::move(refs),
+                                                       std::move(chunks));
   if (plan_.signal_values == Loading::kLazy) return lazy;
-  return std::make_shared<const model::InMemoryValues>(*lazy->Load());
+  // Loaded values keep where they are stored, so that a writer still reuses them.
+  return std::make_shared<const LoadedStoredValues>(lazy->Load(), lazy->StoredChunkLocators(),
+                                                    lazy->StoredPins());
 }
 
 std::shared_ptr<const model::TimeOffsets> ReadResolver::Offsets(const OffsetsLocator& locator,
@@ -51,7 +58,11 @@ std::shared_ptr<const model::TimeOffsets> ReadResolver::Offsets(const OffsetsLoc
       .first_us = first_us,
       .last_us = last_us,
       .axis = "axis with offsets at " + locator.path + " row " + std::to_string(locator.row)};
-  auto offsets = std::make_shared<const LazyOffsets>(state_, std::move(ref));
+  OffsetsLocator stored = locator;
+  stored.payload_source = state_->StoringRef(locator.payload_source);
+  auto offsets =
+      std::make_shared<const LazyOffsets>(state_, std::move(ref), std::move(stored),
+                                          state_->PinOf(locator.payload_source, locator.path));
   if (plan_.time_offsets == Loading::kEager) offsets->Load();
   return offsets;
 }
@@ -60,14 +71,16 @@ model::Text ReadResolver::Text(const TextLocator& locator, std::int64_t text_key
   payload::TextRef ref = TextRefOf(*state_, locator, text_key);
   if (plan_.text == Loading::kEager) return model::Text(state_->ReadText(ref));
   return model::Text::Lazy(std::make_shared<const PayloadText>(
-      state_, std::move(ref), state_->PayloadChecksum(locator.file)));
+      state_, std::move(ref), state_->PayloadChecksum(locator.payload_source, locator.file),
+      StoredOf(*state_, locator), state_->PinOf(locator.payload_source, locator.file)));
 }
 
 model::TextList ReadResolver::TextList(const TextLocator& locator, std::int64_t text_key) const {
   payload::TextRef ref = TextRefOf(*state_, locator, text_key);
   if (plan_.text == Loading::kEager) return model::TextList(state_->ReadTextList(ref));
   return model::TextList::Lazy(std::make_shared<const PayloadTextList>(
-      state_, std::move(ref), state_->PayloadChecksum(locator.file)));
+      state_, std::move(ref), state_->PayloadChecksum(locator.payload_source, locator.file),
+      StoredOf(*state_, locator), state_->PinOf(locator.payload_source, locator.file)));
 }
 
 }  // namespace timef

@@ -2,6 +2,7 @@
 // objects with one CatalogHydrator and the ValueResolver of its LoadPlan, and returns one graph.
 #include "timef/reader.h"
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <unordered_map>
@@ -284,6 +285,66 @@ std::vector<std::shared_ptr<model::Task>> Reader::GetTasks(std::span<const std::
 std::shared_ptr<model::Task> Reader::GetTask(std::int64_t id, std::optional<model::TaskType> type,
                                              const LoadPlan& load) {
   return GetTasks(std::span<const std::int64_t>(&id, 1), type, load).front();
+}
+
+std::int64_t Reader::LocalIdOf(const ParentRef& parent, std::string_view import_kind,
+                               std::string_view kind, std::int64_t parent_id) {
+  const std::vector<manifest::ParentEntry>& parents = state_->manifest().metadata.parents;
+  std::string alias;
+  if (const auto* named = std::get_if<ParentAlias>(&parent)) {
+    alias = named->alias;
+    const bool known = std::any_of(parents.begin(), parents.end(),
+                                   [&](const auto& p) { return p.alias == alias; });
+    if (!known) {
+      throw NotFoundError({.object = "dataset_parents", .where = "alias"},
+                          "no parent with alias '" + alias + "' in " + state_->manifest().Ref());
+    }
+  } else {
+    const std::string ref = std::get<ReleaseRef>(parent).ToString();
+    std::vector<std::string> aliases;
+    for (const auto& p : parents) {
+      if (p.Ref() == ref) aliases.push_back(p.alias);
+    }
+    if (aliases.empty()) {
+      throw NotFoundError({.object = "dataset_parents", .where = "version"},
+                          "no parent release " + ref + " in " + state_->manifest().Ref());
+    }
+    if (aliases.size() > 1) {
+      throw ValidationError({.object = "dataset_parents", .where = "alias"},
+                            ref + " is a parent under " + std::to_string(aliases.size()) +
+                                " aliases ('" + aliases[0] + "', '" + aliases[1] +
+                                "'); name the parent by its alias");
+    }
+    alias = aliases.front();
+  }
+  CheckIds(std::span<const std::int64_t>(&parent_id, 1), kind);
+  std::optional<std::int64_t> local;
+  {
+    catalog::CatalogLease lease = state_->Lease();
+    local = catalog::LocalIdOfImport(lease.connection(), import_kind, alias, parent_id);
+  }
+  if (!local) {
+    throw NotFoundError({.object = "import_refs", .where = "parent_id"},
+                        "no " + std::string(kind) + " imported from '" + alias + "' with ID " +
+                            std::to_string(parent_id));
+  }
+  return *local;
+}
+
+std::shared_ptr<model::Record> Reader::GetRecord(const ParentRef& parent, std::int64_t parent_id,
+                                                 const LoadPlan& load) {
+  return GetRecord(LocalIdOf(parent, "Record", "record", parent_id), load);
+}
+
+std::shared_ptr<model::Signal> Reader::GetSignal(const ParentRef& parent, std::int64_t parent_id,
+                                                 const LoadPlan& load) {
+  return GetSignal(LocalIdOf(parent, "Signal", "signal", parent_id), load);
+}
+
+std::shared_ptr<model::Task> Reader::GetTask(const ParentRef& parent, std::int64_t parent_id,
+                                             std::optional<model::TaskType> type,
+                                             const LoadPlan& load) {
+  return GetTask(LocalIdOf(parent, "Task", "task", parent_id), type, load);
 }
 
 }  // namespace timef

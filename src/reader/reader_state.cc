@@ -1,5 +1,8 @@
 #include "reader/reader_state.h"
 
+#include <algorithm>
+#include <tuple>
+
 #include "catalog/lookup.h"
 #include "reader/lazy_handles.h"
 #include "reader/read_resolver.h"
@@ -20,10 +23,20 @@ catalog::CatalogIdentity IdentityOf(const manifest::Manifest& m) {
 
 }  // namespace
 
-ReaderState::ReaderState(fs::path release_dir, manifest::Manifest manifest, ReaderOptions options)
-    : release_dir_(std::move(release_dir)), manifest_(std::move(manifest)), options_(options) {
-  for (const auto& part : manifest_.files.time_series) own_values_.insert(part.path);
-  for (const auto& part : manifest_.files.payloads) own_payloads_[part.path] = part.checksum;
+ReaderState::ReaderState(fs::path release_dir, manifest::Manifest manifest, ReaderOptions options,
+                         ResolvedSources sources)
+    : release_dir_(std::move(release_dir)),
+      manifest_(std::move(manifest)),
+      options_(std::move(options)),
+      sources_(std::move(sources)) {
+  for (const auto& part : manifest_.files.time_series) {
+    own_values_.insert(part.path);
+    own_parts_[part.path] = part;
+  }
+  for (const auto& part : manifest_.files.payloads) {
+    own_payloads_[part.path] = part.checksum;
+    own_parts_[part.path] = part;
+  }
 }
 
 catalog::CatalogLease ReaderState::Lease() {
@@ -57,23 +70,37 @@ fs::path ReaderState::Resolve(const std::optional<std::string>& payload_source,
                               const std::string& path, StoredFile kind, bool missing_row,
                               const std::string& what) const {
   const bool values_file = kind == StoredFile::kValues;
-  std::string problem;
-  if (payload_source) {
-    // Open() refuses manifests with payload_sources for now, so no source is reachable.
-    problem =
-        "payload_source '" + *payload_source + "' is not a key of the manifest's payload_sources";
-  } else if (values_file && path.starts_with("time_series.zarr/")) {
-    problem = "'" + path + "' is a Zarr locator; this reader reads Parquet values only";
-  } else if (values_file && missing_row) {
-    problem = "the Parquet locator of '" + path + "' has no row index (chunk_minor_index)";
-  } else if (!(values_file ? own_values_.contains(path) : own_payloads_.contains(path))) {
-    problem = "locator names '" + path + "', which the manifest does not list in files." +
-              (values_file ? "time_series" : "payloads");
-  }
+  const char* list = values_file ? "time_series" : "payloads";
+  const ResolvedSource* source = nullptr;
+  auto problem = [&]() -> std::string {
+    if (payload_source) {
+      auto it = sources_.find(*payload_source);
+      if (it == sources_.end()) {
+        return "payload_source '" + *payload_source +
+               "' is not a key of the manifest's payload_sources";
+      }
+      source = &it->second;
+    }
+    if (values_file && path.starts_with("time_series.zarr/")) {
+      return "'" + path + "' is a Zarr locator; this reader reads Parquet values only";
+    }
+    if (values_file && missing_row) {
+      return "the Parquet locator of '" + path + "' has no row index (chunk_minor_index)";
+    }
+    if (source != nullptr) {
+      const auto& pinned = values_file ? source->values : source->payloads;
+      if (pinned.contains(path)) return "";
+      return "locator names '" + path + "' of " + source->ref +
+             ", which the manifest does not pin (payload_sources, a files." + list +
+             " entry of the source)";
+    }
+    if (values_file ? own_values_.contains(path) : own_payloads_.contains(path)) return "";
+    return "locator names '" + path + "', which the manifest does not list in files." + list;
+  }();
   if (!problem.empty()) {
     throw FormatError({.file = release_dir_ / manifest::kControlFileName, .where = what}, problem);
   }
-  return release_dir_ / path;
+  return (source != nullptr ? source->dir : release_dir_) / path;
 }
 
 fs::path ReaderState::ResolveFile(const ChunkLocator& locator, const std::string& what) const {
@@ -115,10 +142,59 @@ std::vector<std::int64_t> ReaderState::ReadOffsets(const payload::OffsetsRef& re
   return payloads_.ReadOffsets(ref);
 }
 
-const std::string& ReaderState::PayloadChecksum(const std::string& path) const {
+const std::string& ReaderState::PayloadChecksum(const std::optional<std::string>& payload_source,
+                                                const std::string& path) const {
   static const std::string kNone;
+  if (payload_source) {
+    auto source = sources_.find(*payload_source);
+    if (source == sources_.end()) return kNone;
+    auto pin = source->second.payloads.find(path);
+    return pin == source->second.payloads.end() ? kNone : pin->second.checksum;
+  }
   auto it = own_payloads_.find(path);
   return it == own_payloads_.end() ? kNone : it->second;
+}
+
+std::string ReaderState::StoringRef(const std::optional<std::string>& payload_source) const {
+  return payload_source ? *payload_source : manifest_.Ref();
+}
+
+StoredFilePin ReaderState::PinOf(const std::optional<std::string>& payload_source,
+                                 const std::string& path) const {
+  // Resolve() accepted the locator before a handle was built, so the file is listed or pinned.
+  if (payload_source) {
+    const ResolvedSource& source = sources_.at(*payload_source);
+    auto it = source.values.find(path);
+    if (it == source.values.end()) it = source.payloads.find(path);
+    return StoredFilePin{*payload_source, it->second};
+  }
+  return StoredFilePin{manifest_.Ref(), own_parts_.at(path)};
+}
+
+std::vector<ChunkLocator> ReaderState::StoredLocators(std::vector<ChunkLocator> locators) const {
+  for (ChunkLocator& l : locators) l.payload_source = StoringRef(l.payload_source);
+  return locators;
+}
+
+std::vector<StoredFilePin> ReaderState::PinsOf(const std::vector<ChunkLocator>& locators) const {
+  std::vector<StoredFilePin> pins;
+  const ChunkLocator* previous = nullptr;
+  for (const ChunkLocator& l : locators) {
+    // Chunks of one signal mostly share a file: skip repeats before sorting.
+    if (previous && previous->payload_source == l.payload_source &&
+        previous->value_path == l.value_path) {
+      continue;
+    }
+    pins.push_back(PinOf(l.payload_source, l.value_path));
+    previous = &l;
+  }
+  auto key = [](const StoredFilePin& p) { return std::tie(p.release, p.part.path); };
+  std::sort(pins.begin(), pins.end(),
+            [&](const auto& a, const auto& b) { return key(a) < key(b); });
+  pins.erase(std::unique(pins.begin(), pins.end(),
+                         [&](const auto& a, const auto& b) { return key(a) == key(b); }),
+             pins.end());
+  return pins;
 }
 
 ReaderCounters ReaderState::counters() const {

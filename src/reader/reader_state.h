@@ -23,7 +23,9 @@
 #include "catalog/hydrate.h"
 #include "catalog/value_resolver.h"
 #include "core/locators.h"
+#include "manifest/stored_payload.h"
 #include "payload/payload_reader.h"
+#include "reader/payload_sources.h"
 #include "reader/signal_index.h"
 #include "reader/text_cache.h"
 #include "timef/manifest.h"
@@ -38,11 +40,13 @@ catalog::TaskFilter FilterOf(const TaskQuery& query);
 
 class ReaderState : public std::enable_shared_from_this<ReaderState> {
  public:
-  ReaderState(std::filesystem::path release_dir, manifest::Manifest manifest,
-              ReaderOptions options);
+  ReaderState(std::filesystem::path release_dir, manifest::Manifest manifest, ReaderOptions options,
+              ResolvedSources sources = {});
 
   const std::filesystem::path& release_dir() const { return release_dir_; }
   const manifest::Manifest& manifest() const { return manifest_; }
+  // The payload sources Open resolved and checked (FORMAT.md §11 step 3), by ref.
+  const ResolvedSources& sources() const { return sources_; }
 
   // The catalog session (opened by the first lease; §6.1 checks on first open).
   catalog::CatalogLease Lease();
@@ -53,9 +57,10 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   std::shared_ptr<const catalog::ValueResolver> Resolver(const LoadPlan& plan);
 
   // The file a locator names, relative to its storing release: an own file the manifest lists.
-  // The one place a locator becomes a file: FormatError naming `what` (table.column and object)
-  // for a payload_source (not readable yet), a Zarr chunk locator, a Parquet chunk without a row
-  // index, or a file the manifest does not list.
+  // The one place a locator becomes a file: an own file when payload_source is NULL, else a pin of
+  // that payload source, in the source's directory (FORMAT.md §9 locator rule). FormatError naming
+  // `what` (table.column and object) for a payload_source that is not a payload_sources key, a
+  // file neither listed nor pinned, a Zarr chunk locator or a Parquet chunk without a row index.
   std::filesystem::path ResolveFile(const ChunkLocator& locator, const std::string& what) const;
   std::filesystem::path ResolveFile(const OffsetsLocator& locator, const std::string& what) const;
   std::filesystem::path ResolveFile(const TextLocator& locator, const std::string& what) const;
@@ -64,9 +69,19 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   std::string ReadText(const payload::TextRef& ref);
   std::vector<std::string> ReadTextList(const payload::TextRef& ref);
   std::vector<std::int64_t> ReadOffsets(const payload::OffsetsRef& ref);
-  // The manifest checksum of an own payload file ("" if unknown): identifies stored text across
-  // readers.
-  const std::string& PayloadChecksum(const std::string& path) const;
+  // The manifest checksum of a payload file (own when `payload_source` is nullopt, else pinned;
+  // "" if unknown): identifies stored text across readers.
+  const std::string& PayloadChecksum(const std::optional<std::string>& payload_source,
+                                     const std::string& path) const;
+  // For a writer reusing stored bytes (manifest/stored_payload.h): the ref of the release storing a
+  // locator's file, and that file's pin (its FilePart in the storing release's manifest).
+  std::string StoringRef(const std::optional<std::string>& payload_source) const;
+  StoredFilePin PinOf(const std::optional<std::string>& payload_source,
+                      const std::string& path) const;
+  // `locators` with payload_source set to the storing release, and the pins of their files
+  // (sorted by release and path, unique).
+  std::vector<ChunkLocator> StoredLocators(std::vector<ChunkLocator> locators) const;
+  std::vector<StoredFilePin> PinsOf(const std::vector<ChunkLocator>& locators) const;
 
   // Index entries of `ids` in their order, indexing what the index lacks first (the whole
   // release in one query when it has at most options.index_all_chunks chunk rows). NotFoundError
@@ -89,7 +104,9 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   manifest::Manifest manifest_;
   ReaderOptions options_;
   std::set<std::string> own_values_;
-  std::map<std::string, std::string> own_payloads_;  // path → checksum
+  std::map<std::string, std::string> own_payloads_;      // path → checksum
+  std::map<std::string, manifest::FilePart> own_parts_;  // path → FilePart (values and payloads)
+  ResolvedSources sources_;
   std::unique_ptr<catalog::CatalogReader> catalog_;
   // Guards the members below it up to the counters.
   mutable std::mutex files_mutex_;

@@ -1,6 +1,6 @@
-// The writer's catalog::PayloadSink: chunk locators from the values already written, offsets and
-// long text written to the release's payload files as WriteCatalog asks for them (docs/format.md
-// §9).
+// The writer's catalog::PayloadSink: chunk locators from the values already written (or reused,
+// StoredReuse), offsets and long text reused when stored by another release, else written to
+// this release's payload files as WriteCatalog asks for them (docs/format.md §9, §10).
 #pragma once
 
 #include <cstdint>
@@ -11,14 +11,16 @@
 #include "catalog/payload_sink.h"
 #include "payload/payload_writer.h"
 #include "values/values_writer.h"
+#include "writer/stored_reuse.h"
 
 namespace timef::writer {
 
-// `values` must outlive the sink. Writes under `release_dir` (the staging directory). Not
-// thread-safe, like the payload writers it owns.
+// `values` and `reuse` must outlive the sink. Writes under `release_dir` (the staging directory).
+// Not thread-safe, like the payload writers it owns.
 class ReleasePayloadSink final : public catalog::PayloadSink {
  public:
-  ReleasePayloadSink(const values::ValuesResult& values, const std::filesystem::path& release_dir,
+  ReleasePayloadSink(const values::ValuesResult& values, StoredReuse& reuse,
+                     const std::filesystem::path& release_dir,
                      const payload::PayloadOptions& options,
                      std::int64_t text_pack_threshold_bytes);
 
@@ -33,6 +35,7 @@ class ReleasePayloadSink final : public catalog::PayloadSink {
 
  private:
   const values::ValuesResult& values_;
+  StoredReuse& reuse_;
   payload::TextPayloadWriter texts_;
   payload::OffsetsPayloadWriter offsets_;
   std::int64_t threshold_;

@@ -17,6 +17,7 @@
 #include "values/values_writer.h"
 #include "writer/audit_facts.h"
 #include "writer/manifest_builder.h"
+#include "writer/provenance.h"
 #include "writer/release_sink.h"
 #include "writer/staging.h"
 #include "writer/write_options.h"
@@ -69,12 +70,29 @@ std::vector<std::shared_ptr<model::Signal>> AllSignals(const model::Dataset& dat
 
 // What this writer cannot store yet is refused before the disk is touched.
 void CheckWritable(const model::Dataset& dataset,
-                   const std::vector<std::shared_ptr<model::Signal>>& signals) {
-  if (!dataset.parents().empty()) {
+                   const std::vector<std::shared_ptr<model::Signal>>& signals,
+                   const writer::Provenance* provenance) {
+  if (!dataset.parents().empty() && provenance == nullptr) {
     throw ValidationError({.object = dataset.Describe(), .where = "parents"},
-                          "parents and imports are not supported by this writer yet");
+                          "a dataset with parents is written through timef::Composer, which "
+                          "copies the parents' cards and lineage (FORMAT.md §5.8)");
+  }
+  if (provenance != nullptr) {
+    if (provenance->parent_cards.size() != dataset.parents().size()) {
+      throw ValidationError({.object = dataset.Describe(), .where = "parent_cards"},
+                            "one card per parent alias is needed");
+    }
+    for (const auto& parent : dataset.parents()) {
+      auto it = provenance->parent_cards.find(parent.alias);
+      if (it == provenance->parent_cards.end() || it->second.Ref() != parent.Ref()) {
+        throw ValidationError({.object = dataset.Describe(), .where = "parent_cards"},
+                              "no card of " + parent.Ref() + " for alias '" + parent.alias + "'");
+      }
+    }
   }
   for (const auto& signal : signals) {
+    // Values stored by another release are reused, whatever their shape (FORMAT.md §10).
+    if (dynamic_cast<const StoredChunks*>(signal->values().get()) != nullptr) continue;
     if (!signal->has_values()) {
       throw ValidationError({.object = signal->Describe(), .where = "values"},
                             "no values, loader or values source was set");
@@ -124,8 +142,10 @@ void CheckStagedFiles(const fs::path& dir, const std::set<std::string>& listed) 
 
 }  // namespace
 
-WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card,
-                           const fs::path& release_dir, const WriteOptions& options) {
+namespace {
+
+WriteResult Write(model::Dataset& dataset, manifest::Card card, const fs::path& release_dir,
+                  const WriteOptions& options, const writer::Provenance* provenance) {
   // 1. Validate everything the caller gave, once: the schema comes out of the validation.
   const values::ValuesOptions values_options =
       writer::ToValuesOptions(options, card.value_encoding);
@@ -135,7 +155,7 @@ WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card,
   dataset.AssignIds();
   const model::DerivedSchema schema = dataset.Validate();
   const std::vector<std::shared_ptr<model::Signal>> signals = AllSignals(dataset);
-  CheckWritable(dataset, signals);
+  CheckWritable(dataset, signals, provenance);
 
   // 2. Never overwrite a committed version.
   if (writer::HoldsCommittedRelease(release_dir)) {
@@ -148,9 +168,12 @@ WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card,
 
   // 4. Values, then (while the catalog is written) payloads.
   Report(options, WriteStage::kValues);
+  // Values a reader stores in another release are reused, not written (FORMAT.md §10).
+  writer::StoredReuse reuse(dataset.Ref());
   std::vector<values::SignalInput> inputs;
   inputs.reserve(signals.size());
   for (const auto& signal : signals) {
+    if (reuse.TakeChunks(*signal)) continue;
     inputs.push_back(values::SignalInput{.signal_id = *signal->id(),
                                          .name = signal->name(),
                                          .spec = signal->spec(),
@@ -165,7 +188,8 @@ WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card,
 
   // 5. The catalog (deleted by WriteCatalog itself on error; the staging removal covers the rest).
   Report(options, WriteStage::kCatalog);
-  writer::ReleasePayloadSink sink(stored, dir, payload_options, options.text_pack_threshold_bytes);
+  writer::ReleasePayloadSink sink(stored, reuse, dir, payload_options,
+                                  options.text_pack_threshold_bytes);
   const fs::path control = dir / manifest::kControlFileName;
   const catalog::ModelWriteSummary summary = catalog::WriteCatalog(control, dataset, sink);
   const std::vector<payload::PayloadFile> payload_files = sink.Finish();
@@ -180,6 +204,11 @@ WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card,
   m.values_backend = manifest::ValuesBackend::kParquet;
   m.value_encoding = stored.encodings;
   m.build_env = writer::CurrentBuildEnv();
+  m.payload_sources = reuse.PayloadSources();
+  if (provenance != nullptr) {
+    m.parent_cards = provenance->parent_cards;
+    m.lineage = provenance->lineage;
+  }
   std::vector<std::string> time_series_paths;
   for (const values::ShardInfo& shard : stored.shards) time_series_paths.push_back(shard.path);
   std::vector<std::string> payload_paths;
@@ -228,6 +257,23 @@ WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card,
   Report(options, WriteStage::kDone);
   return WriteResult{release_dir, std::move(m)};
 }
+
+}  // namespace
+
+WriteResult WriteReleaseTo(model::Dataset& dataset, manifest::Card card,
+                           const fs::path& release_dir, const WriteOptions& options) {
+  return Write(dataset, std::move(card), release_dir, options, nullptr);
+}
+
+namespace writer {
+
+WriteResult WriteChildReleaseTo(model::Dataset& dataset, manifest::Card card,
+                                const fs::path& release_dir, const WriteOptions& options,
+                                const Provenance& provenance) {
+  return Write(dataset, std::move(card), release_dir, options, &provenance);
+}
+
+}  // namespace writer
 
 WriteResult WriteRelease(model::Dataset& dataset, manifest::Card card, const fs::path& root,
                          const WriteOptions& options) {

@@ -77,10 +77,13 @@ run info_dataset_dir 1 info "$registry/timef/hello-world"
 expect_error_lines info_dataset_dir
 expect_in info_dataset_dir "$scratch/info_dataset_dir.err" "a dataset directory; its versions: 1.0.0"
 run info_registry 1 info "$registry"
-expect_in info_registry "$scratch/info_registry.err" "a registry root; its datasets: timef/hello-world (1.0.0)"
-expect_in info_registry "$scratch/info_registry.err" "e.g. $release"
+# The demo also writes the composed releases (timef/hello-child@1.0.0, timef/hello-world@1.1.0).
+expect_in info_registry "$scratch/info_registry.err" \
+  "a registry root; its datasets: timef/hello-child (1.0.0), timef/hello-world (1.0.0, 1.1.0)"
+expect_in info_registry "$scratch/info_registry.err" "e.g. $registry/timef/hello-child/1.0.0"
 run records_org_dir 1 records "$registry/timef"
-expect_in records_org_dir "$scratch/records_org_dir.err" "an organization directory; its datasets: hello-world (1.0.0)"
+expect_in records_org_dir "$scratch/records_org_dir.err" \
+  "an organization directory; its datasets: hello-child (1.0.0), hello-world (1.0.0, 1.1.0)"
 run manifest_registry 1 manifest show "$registry"
 expect_in manifest_registry "$scratch/manifest_registry.err" "a registry root"
 

@@ -15,6 +15,7 @@ import sys
 # added here; timef.h includes everything and no module may include it.
 PUBLIC_OWNERS = {
     "timef/arrow_table.h": "catalog",
+    "timef/compose.h": "compose",
     "timef/demo.h": "demo",
     "timef/error.h": "core",
     "timef/ids.h": "core",
@@ -22,6 +23,7 @@ PUBLIC_OWNERS = {
     "timef/manifest.h": "manifest",
     "timef/model.h": "model",
     "timef/reader.h": "reader",
+    "timef/registry.h": "registry",
     "timef/timef.h": None,
     "timef/units.h": "core",
     "timef/version.h": "core",

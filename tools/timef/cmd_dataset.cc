@@ -6,7 +6,9 @@
 #include <fmt/core.h>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <utility>
 
 #include "commands.h"
 #include "core/enum_table.h"
@@ -39,6 +41,29 @@ std::vector<manifest::FilePart> OwnFiles(const manifest::Manifest& manifest) {
 
 }  // namespace
 
+namespace {
+
+// Writes the composed demo releases that are not committed yet (after hello-world 1.0.0), one
+// stderr line each; stdout stays the hello-world directory alone.
+void WriteComposedDemo(const std::filesystem::path& registry) {
+  const std::pair<std::string, std::function<WriteResult(const std::filesystem::path&)>> demos[] = {
+      {std::string(demo::kHelloChildId) + "/" + std::string(demo::kHelloChildVersion),
+       demo::WriteHelloChild},
+      {std::string(demo::kHelloWorldId) + "/" + std::string(demo::kHelloWorldEditVersion),
+       demo::WriteHelloWorldEdit}};
+  for (const auto& [dir, write] : demos) {
+    if (std::filesystem::exists(registry / dir / manifest::kManifestFileName)) continue;
+    const WriteResult result = write(registry);
+    size_t pinned = 0;
+    for (const auto& [ref, pins] : result.manifest.payload_sources) pinned += pins.size();
+    fmt::print(stderr, "wrote {}: {} files, {}, {} files pinned in {}\n", result.manifest.Ref(),
+               OwnFiles(result.manifest).size(), FormatBytes(TotalSize(OwnFiles(result.manifest))),
+               pinned, demo::kHelloWorldId);
+  }
+}
+
+}  // namespace
+
 int RunDemo(const std::string& registry) {
   const std::filesystem::path release = std::filesystem::path(registry) /
                                         std::string(demo::kHelloWorldId) /
@@ -47,6 +72,7 @@ int RunDemo(const std::string& registry) {
   if (std::filesystem::exists(release / manifest::kManifestFileName)) {
     fmt::print(stderr, "{}@{} is already committed\n", demo::kHelloWorldId,
                demo::kHelloWorldVersion);
+    WriteComposedDemo(registry);
     fmt::print("{}\n", release.string());
     return kExitOk;
   }
@@ -62,6 +88,7 @@ int RunDemo(const std::string& registry) {
   bar.Finish();
   fmt::print(stderr, "wrote {}: {} files, {}\n", result.manifest.Ref(),
              OwnFiles(result.manifest).size(), FormatBytes(TotalSize(OwnFiles(result.manifest))));
+  WriteComposedDemo(registry);
   fmt::print("{}\n", result.release_dir.string());
   return kExitOk;
 }
@@ -73,6 +100,13 @@ int RunInfo(const std::string& path) {
   fmt::print("dataset      {}\n", m.Ref());
   fmt::print("name         {}\n", card.name);
   fmt::print("license      {}\n", ToString(card.license));
+  for (const manifest::ParentEntry& parent : card.parents) {
+    fmt::print("parent       {} = {}\n", parent.alias, parent.Ref());
+  }
+  for (const auto& [ref, pins] : m.payload_sources) {
+    fmt::print("reads from   {} ({} pinned files, {})\n", ref, pins.size(),
+               FormatBytes(TotalSize(pins)));
+  }
   const manifest::Counts& c = m.counts;
   fmt::print("counts       {} records, {} sources, {} signals, {} axes, {} signal chunks\n",
              c.records, c.sources, c.signals, c.axes, c.signal_chunks);
@@ -129,23 +163,40 @@ int RunVerify(const std::string& path) {
   }
   bar.Finish();
   const std::vector<manifest::FilePart> own = OwnFiles(reader.manifest());
-  fmt::print("ok: {} files, {} bytes verified\n", own.size(), TotalSize(own));
+  size_t pinned = 0;
+  int64_t pinned_bytes = 0;
+  for (const auto& [ref, pins] : reader.manifest().payload_sources) {
+    pinned += pins.size();
+    pinned_bytes += TotalSize(pins);
+  }
+  if (pinned == 0) {
+    fmt::print("ok: {} files, {} bytes verified\n", own.size(), TotalSize(own));
+  } else {
+    fmt::print(
+        "ok: {} files, {} bytes verified, and {} files, {} bytes pinned in {} payload "
+        "sources\n",
+        own.size(), TotalSize(own), pinned, pinned_bytes, reader.manifest().payload_sources.size());
+  }
   return kExitOk;
 }
 
 void RegisterDatasetCommands(CLI::App& app, Action& action) {
   // Registered by task: CLI11 lists the groups of `timef --help` in the order they first appear.
   auto release = std::make_shared<std::string>();
-  const char* kReleaseHelp = "A committed release directory (<root>/<org>/<name>/<version>)";
+  const char* kReleaseHelp =
+      "A committed release directory (<root>/<org>/<name>/<version>), or a ref "
+      "org/name[@x.y.z] resolved in --root";
   CLI::App* info = app.add_subcommand(
       "info", "Summarize a release: card, counts, task types, specs, files, encodings");
   info->group(kGroupInspect);
+  AddRootOption(*info);
   info->add_option("DIR", *release, kReleaseHelp)->required();
   info->callback([&action, release] { action = [release] { return RunInfo(*release); }; });
 
   auto records = std::make_shared<RecordsArgs>();
   CLI::App* records_cmd = app.add_subcommand("records", "List records, one line each");
   records_cmd->group(kGroupInspect);
+  AddRootOption(*records_cmd);
   records_cmd->add_option("DIR", records->release, kReleaseHelp)->required();
   records_cmd->add_option("--limit", records->limit, "Print at most N records")
       ->check(WholeNumberAtLeast(0));
@@ -161,6 +212,7 @@ void RegisterDatasetCommands(CLI::App& app, Action& action) {
   auto tasks = std::make_shared<TasksArgs>();
   CLI::App* tasks_cmd = app.add_subcommand("tasks", "List tasks, one line each");
   tasks_cmd->group(kGroupInspect);
+  AddRootOption(*tasks_cmd);
   tasks_cmd->add_option("DIR", tasks->release, kReleaseHelp)->required();
   tasks_cmd->add_option("--split", tasks->split, "Only tasks of this split")
       ->check(CLI::IsMember(core::EnumNames<model::Split>()));
@@ -179,6 +231,7 @@ void RegisterDatasetCommands(CLI::App& app, Action& action) {
   CLI::App* signals_cmd = app.add_subcommand(
       "signals", "List signals with their IDs (for cat --signal), record, source, spec and axis");
   signals_cmd->group(kGroupInspect);
+  AddRootOption(*signals_cmd);
   signals_cmd->add_option("DIR", signals->release, kReleaseHelp)->required();
   signals_cmd->add_option("--record", signals->record, "Only the signals of this record")
       ->check(IdNumber());
@@ -189,6 +242,7 @@ void RegisterDatasetCommands(CLI::App& app, Action& action) {
   auto cat = std::make_shared<CatArgs>();
   CLI::App* cat_cmd = app.add_subcommand("cat", "Print a signal's values");
   cat_cmd->group(kGroupInspect);
+  AddRootOption(*cat_cmd);
   cat_cmd->add_option("DIR", cat->release, kReleaseHelp)->required();
   cat_cmd->add_option("--signal", cat->signal, "Signal ID (timef signals lists them)")
       ->required()
@@ -204,6 +258,7 @@ void RegisterDatasetCommands(CLI::App& app, Action& action) {
   CLI::App* verify =
       app.add_subcommand("verify", "Open a release and check every file's size and checksum");
   verify->group(kGroupVerify);
+  AddRootOption(*verify);
   verify->add_option("DIR", *release, kReleaseHelp)->required();
   verify->callback([&action, release] { action = [release] { return RunVerify(*release); }; });
 

@@ -6,6 +6,7 @@
 
 #include "cmd_dataset.h"
 #include "commands.h"
+#include "release_dir.h"
 #include "timef/arrow_table.h"
 #include "timef/reader.h"
 
@@ -26,7 +27,7 @@ nlohmann::ordered_json CellJson(const ArrowTable& table, const std::string& colu
 }  // namespace
 
 int RunTaskTable(const TasksArgs& args) {
-  Reader reader = Reader::Open(args.release);
+  Reader reader = OpenRelease(args.release);
   TaskQuery query;
   // The CLI checked both names against the lists, so the parses succeed.
   if (args.split) query.split = model::ParseSplit(*args.split);

@@ -13,7 +13,7 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
 
-// The groups of `timef --help`, by task. Composing commands (derive, edit) do not exist yet.
+// The groups of `timef --help`, by task.
 inline constexpr const char* kGroupInspect = "Inspect";
 inline constexpr const char* kGroupVerify = "Verify";
 inline constexpr const char* kGroupWrite = "Write";
@@ -26,5 +26,7 @@ void RegisterManifestCommands(CLI::App& app, Action& action);  // timef manifest
 void RegisterParquetCommands(CLI::App& app, Action& action);   // timef parquet ...
 // timef info|records|tasks|signals|cat|verify|demo
 void RegisterDatasetCommands(CLI::App& app, Action& action);
+void RegisterRegistryCommands(CLI::App& app, Action& action);  // timef ls|gc
+void RegisterComposeCommands(CLI::App& app, Action& action);   // timef edit|derive
 
 }  // namespace timef::cli

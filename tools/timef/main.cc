@@ -41,6 +41,8 @@ int main(int argc, char** argv) {
   cli::Action action;
   // Dataset commands first: their groups (Inspect, Verify, Write) order `timef --help`.
   cli::RegisterDatasetCommands(app, action);
+  cli::RegisterRegistryCommands(app, action);
+  cli::RegisterComposeCommands(app, action);
   cli::RegisterParquetCommands(app, action);
   cli::RegisterManifestCommands(app, action);
 

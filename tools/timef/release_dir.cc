@@ -1,12 +1,16 @@
 #include "release_dir.h"
 
+#include <stdlib.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <system_error>
 #include <vector>
 
 #include "timef/error.h"
 #include "timef/manifest.h"
+#include "timef/registry.h"
 
 namespace timef::cli {
 namespace {
@@ -82,7 +86,42 @@ void CheckReleaseDirectory(const fs::path& dir) {
                   missing);
 }
 
+std::optional<fs::path> RegistryRoot() {
+  const char* root = std::getenv("TIMEF_ROOT");
+  if (root == nullptr || *root == '\0') return std::nullopt;
+  return fs::path(root);
+}
+
+void AddRootOption(CLI::App& command) {
+  command.add_option_function<std::string>(
+      "--root", [](const std::string& root) { setenv("TIMEF_ROOT", root.c_str(), 1); },
+      "Registry root for refs org/name[@x.y.z] and payload sources (default $TIMEF_ROOT)");
+}
+
 Reader OpenRelease(const std::string& argument) {
+  const std::optional<fs::path> root = RegistryRoot();
+  std::error_code ec;
+  if (fs::is_regular_file(fs::path(argument) / manifest::kManifestFileName, ec)) {
+    // The root holding the release finds its payload sources first (FORMAT.md §10); the registry
+    // root is the fallback for a release outside that layout, so an exported $TIMEF_ROOT never
+    // redirects a release that sits in its own registry.
+    try {
+      return Reader::Open(argument);
+    } catch (const ValidationError&) {
+      if (!root) throw;
+    }
+    ReaderOptions options;
+    options.sources_root = root;
+    return Reader::Open(argument, options);
+  }
+  if (Registry::LooksLikeRef(argument)) {
+    if (!root) {
+      throw ValidationError({.object = argument},
+                            "a ref needs a registry root: pass --root DIR or set TIMEF_ROOT "
+                            "(or name a release directory)");
+    }
+    return Registry::Open(*root).OpenRelease(argument);
+  }
   CheckReleaseDirectory(argument);
   return Reader::Open(argument);
 }

@@ -1,0 +1,39 @@
+// The payload sources of a release being opened (FORMAT.md §10, §11 Open step 3): each directly
+// listed source found at `<sources_root>/<org>/<name>/<version>`, its manifest read and each pin
+// checked against it. A source's own sources are never opened, and no source catalog is.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "timef/manifest.h"
+
+namespace timef {
+
+struct ResolvedSource {
+  std::string ref;
+  std::filesystem::path dir;
+  // The pins (sorted by path) and where the source's manifest lists each.
+  std::vector<manifest::FilePart> pins;
+  std::map<std::string, manifest::FilePart> values;    // path → pin (files.time_series)
+  std::map<std::string, manifest::FilePart> payloads;  // path → pin (files.payloads)
+};
+using ResolvedSources = std::map<std::string, ResolvedSource>;  // by ref, sorted
+
+// `<root>` when `release_dir` is `<root>/<dataset_id>/<version>` of `m`, else nullopt.
+std::optional<std::filesystem::path> RegistryRootOf(const std::filesystem::path& release_dir,
+                                                    const manifest::Manifest& m);
+
+// Resolves every key of m.payload_sources. ValidationError when sources are listed and neither
+// `sources_root` nor the release's registry layout gives a root; FileError for a missing source
+// directory, manifest or pinned file, or a pinned file of another size; ManifestError for an
+// invalid source manifest; FormatError "pin differs" for a pin the source does not list
+// identically under files.time_series or files.payloads.
+ResolvedSources ResolvePayloadSources(const std::filesystem::path& release_dir,
+                                      const manifest::Manifest& m,
+                                      const std::optional<std::filesystem::path>& sources_root);
+
+}  // namespace timef

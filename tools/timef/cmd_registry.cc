@@ -1,0 +1,133 @@
+// `timef ls` and `timef gc`: a registry root's datasets and versions, and the explicit cleanup of
+// stale staging directories (FORMAT.md §3.2 DECIDE: never automatic).
+#include <fmt/core.h>
+
+#include <charconv>
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "commands.h"
+#include "options.h"
+#include "release_dir.h"
+#include "table.h"
+#include "timef/error.h"
+#include "timef/registry.h"
+
+namespace timef::cli {
+namespace {
+
+struct LsArgs {
+  std::string root;
+  OutputFormat format = OutputFormat::kText;
+};
+
+struct GcArgs {
+  std::string root;
+  std::chrono::seconds older_than = std::chrono::hours(24);
+  bool dry_run = false;
+};
+
+std::filesystem::path RootOf(const std::string& argument) {
+  if (!argument.empty()) return argument;
+  if (std::optional<std::filesystem::path> root = RegistryRoot()) return *root;
+  throw ValidationError({.object = "registry root"}, "pass ROOT, --root DIR or set TIMEF_ROOT");
+}
+
+int64_t OwnBytes(const manifest::Manifest& m) {
+  int64_t total = m.files.control.size;
+  for (const auto& part : m.files.time_series) total += part.size;
+  for (const auto& part : m.files.payloads) total += part.size;
+  return total;
+}
+
+int RunLs(const LsArgs& args) {
+  Registry registry = Registry::Open(RootOf(args.root));
+  Table table({{"DATASET", false, 0, "dataset"},
+               {"VERSION", false, 0, "version"},
+               {"LATEST", false, 0, "latest"},
+               {"RECORDS", true, 0, "records"},
+               {"OWN BYTES", true, 0, "own_bytes"},
+               {"PAYLOAD SOURCES", false, 0, "payload_sources"}},
+              args.format, {});
+  for (const std::string& id : registry.Datasets()) {
+    const std::vector<Version> versions = registry.Versions(id);
+    for (const Version& version : versions) {
+      const std::string ref = id + "@" + version.ToString();
+      const manifest::Manifest m = registry.ReadManifest(registry.Resolve(ref));
+      std::vector<std::string> sources;
+      for (const auto& [source, pins] : m.payload_sources) sources.push_back(source);
+      std::string sources_text;
+      for (const std::string& s : sources) sources_text += (sources_text.empty() ? "" : ",") + s;
+      const bool latest = version == versions.back();
+      table.Add({Cell::Str(id), Cell::Str(version.ToString()), Cell{latest ? "latest" : "", latest},
+                 Cell::Int(m.counts.records), Cell::Int(OwnBytes(m)),
+                 Cell{sources_text.empty() ? "-" : sources_text, sources}});
+    }
+  }
+  table.Flush();
+  return kExitOk;
+}
+
+int RunGc(const GcArgs& args) {
+  const std::vector<StaleStaging> found = Gc(RootOf(args.root), args.older_than, args.dry_run);
+  int64_t bytes = 0;
+  for (const StaleStaging& s : found) {
+    fmt::print("{}{} ({} bytes, {} s old)\n", args.dry_run ? "would remove " : "removed ",
+               s.dir.string(), s.bytes, s.age.count());
+    bytes += s.bytes;
+  }
+  fmt::print(stderr, "{} {} staging directories, {} bytes\n",
+             args.dry_run ? "would remove" : "removed", found.size(), bytes);
+  return kExitOk;
+}
+
+// 90s, 30m, 24h, 7d, or a bare number of seconds.
+CLI::Validator Duration(std::chrono::seconds& out) {
+  return CLI::Validator(
+      [&out](std::string& text) -> std::string {
+        int64_t value = 0;
+        const char* begin = text.data();
+        const char* end = begin + text.size();
+        auto [ptr, error] = std::from_chars(begin, end, value);
+        const std::string unit(ptr, end);
+        int64_t scale = 0;
+        if (unit.empty() || unit == "s") scale = 1;
+        if (unit == "m") scale = 60;
+        if (unit == "h") scale = 3600;
+        if (unit == "d") scale = 86400;
+        if (text.empty() || error != std::errc() || value < 0 || scale == 0 ||
+            value > INT64_MAX / scale) {
+          return "expected a duration such as 90s, 30m, 24h or 7d, got '" + text + "'";
+        }
+        out = std::chrono::seconds(value * scale);
+        return "";
+      },
+      "DURATION", "duration");
+}
+
+}  // namespace
+
+void RegisterRegistryCommands(CLI::App& app, Action& action) {
+  auto ls = std::make_shared<LsArgs>();
+  CLI::App* ls_cmd = app.add_subcommand(
+      "ls", "List a registry's datasets and versions (latest, records, own bytes, sources)");
+  ls_cmd->group(kGroupInspect);
+  ls_cmd->add_option("ROOT", ls->root, "Registry root (default --root or $TIMEF_ROOT)");
+  AddRootOption(*ls_cmd);
+  AddFormatOption(*ls_cmd, ls->format);
+  ls_cmd->callback([&action, ls] { action = [ls] { return RunLs(*ls); }; });
+
+  auto gc = std::make_shared<GcArgs>();
+  CLI::App* gc_cmd = app.add_subcommand(
+      "gc", "Remove stale staging directories (<version>.tmp-<hex>) of a registry");
+  gc_cmd->group(kGroupWrite);
+  gc_cmd->add_option("ROOT", gc->root, "Registry root (default --root or $TIMEF_ROOT)");
+  AddRootOption(*gc_cmd);
+  gc_cmd->add_option("--older-than", "Only directories untouched for this long (default 24h)")
+      ->check(Duration(gc->older_than));
+  gc_cmd->add_flag("--dry-run", gc->dry_run, "List what would be removed; remove nothing");
+  gc_cmd->callback([&action, gc] { action = [gc] { return RunGc(*gc); }; });
+}
+
+}  // namespace timef::cli
