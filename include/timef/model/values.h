@@ -69,12 +69,12 @@ class ValueArray {
   std::vector<uint8_t> validity_;
 };
 
-// Where a Signal's values come from.
+// Where a Signal's values come from: the interface a value source implements (Load() below).
+// Users load values with Signal::LoadValues() or SignalValuesRef::LoadValues(), the one verb.
 class SignalValues {
  public:
   virtual ~SignalValues() = default;
-  // Every value. In-memory sources return the held array; a loader source calls its loader on
-  // every call (the writer calls it once and keeps nothing); a reader source decodes.
+  // Every value. In-memory: the held array; loader: calls its loader each time; reader: decodes.
   virtual std::shared_ptr<const ValueArray> Load() const = 0;
   // Timesteps [begin, end) with `step_width` scalars per step, 0 ≤ begin ≤ end ≤ n_values. The
   // default loads everything and slices; a lazy reader decodes only the chunks that intersect.
