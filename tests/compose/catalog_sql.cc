@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
     for (idx_t r = 0; r < rows; ++r) {
       std::string line = "[";
       for (idx_t c = 0; c < columns; ++c) {
-        char* value = duckdb_value_is_null(&result, c, r) ? nullptr : duckdb_value_varchar(&result, c, r);
+        char* value =
+            duckdb_value_is_null(&result, c, r) ? nullptr : duckdb_value_varchar(&result, c, r);
         line += (c ? "," : "") + Json(value);
         duckdb_free(value);
       }
