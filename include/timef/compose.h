@@ -1,4 +1,4 @@
-// Building a child release from parent releases (FORMAT.md §4 "Imports", §10): the child declares
+// Building a child release from parent releases (docs/format.md §4, §10.2): the child declares
 // each parent under an alias, imports records (with their sources, signals, axes, annotations and
 // stored locators) and, on explicit request, tasks, adds objects of its own (and overlay
 // annotations on imported objects), and is written with the parents' cards and lineage. No value,
@@ -79,7 +79,7 @@ class Composer {
   std::vector<std::unique_ptr<Imported>> imported_;
 };
 
-// An edit (FORMAT.md §4 "Edit"): a new version of the dataset `base` holds, written from its
+// An edit (docs/format.md §4.2): a new version of the dataset `base` holds, written from its
 // objects. Every surviving object keeps its ID; objects added to dataset() get IDs above the
 // base's stored high-water marks, so a removed ID is never reused. Everything is read lazily and
 // written by reference: unchanged values, offsets and text stay in the release that stores them

@@ -57,7 +57,7 @@ std::unique_ptr<model::Dataset> BuildHelloWorld();
 // The dataset card: id, version, name, description, CC-BY-4.0, domains, tags.
 manifest::Card HelloWorldCard();
 
-// The composed demo (FORMAT.md §4, §10), written from a committed hello-world 1.0.0 in `root`:
+// The composed demo (docs/format.md §4, §10), written from a committed hello-world 1.0.0 in `root`:
 // timef/hello-child@1.0.0 imports records kEcgRecordId and kVitalsRecordId under the alias
 // "hello" with the tasks whose inputs are all among them, adds a record of its own (spec_type
 // "pulse") and an overlay annotation "child_review" on the imported ECG record;

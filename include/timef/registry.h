@@ -1,7 +1,7 @@
-// A registry root (FORMAT.md §3.1): `<root>/<org>/<name>/<version>/` holds one committed release;
+// A registry root (docs/format.md §3.2): `<root>/<org>/<name>/<version>/` holds one committed release;
 // `<version>.tmp-<32 hex>/` beside it is a writer's staging directory, never a release. A registry
 // lists and resolves releases by reference and opens them with their payload sources found in the
-// same root (FORMAT.md §10, "Where payload sources are found").
+// same root (docs/format.md §10.4).
 //
 // The registry is a view of the directory tree, re-read on every call: releases committed by
 // other processes after Open() are seen, and nothing is cached that could go stale.
@@ -70,7 +70,7 @@ struct StaleStaging {
   std::chrono::seconds age{0};
 };
 
-// FORMAT.md §3.2 DECIDE: stale staging directories are removed only by this explicit call (the
+// docs/format.md §3.3 DECIDE: stale staging directories are removed only by this explicit call (the
 // `timef gc` command), never by a writer or a reader. Removes every `<root>/<org>/<name>/
 // <version>.tmp-<32 hex>/` whose newest entry (the directory and everything below it) was
 // modified more than `older_than` ago: a writer still working touches its files, so its staging

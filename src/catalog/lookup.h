@@ -34,7 +34,7 @@ void CheckTaskIds(Connection& connection, std::span<const int64_t> ids,
                   std::optional<model::TaskType> type);
 
 // The child-local ID of the object of `kind` ("Record", "Signal" or "Task", the import_refs
-// kinds) imported from `alias` with the parent's ID `parent_id` (FORMAT.md §10), or nullopt.
+// kinds) imported from `alias` with the parent's ID `parent_id` (docs/format.md §10), or nullopt.
 std::optional<int64_t> LocalIdOfImport(Connection& connection, std::string_view kind,
                                        std::string_view alias, int64_t parent_id);
 

@@ -1,4 +1,4 @@
-// The parent-owned state of an imported object (FORMAT.md §10): what the child may not change.
+// The parent-owned state of an imported object (docs/format.md §10): what the child may not change.
 // Taken at import and compared at write; overlays (annotations without an inherited mark that the
 // child attached) and the child-local ID are not part of it.
 #pragma once

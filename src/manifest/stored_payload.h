@@ -1,5 +1,5 @@
 // Where a value that was read from a release is stored, so that a writer can reuse the stored
-// bytes instead of decoding and re-encoding them (FORMAT.md §10, seed "Writing a read dataset
+// bytes instead of decoding and re-encoding them (docs/format.md §10.2: "writing a read dataset
 // reuses its stored payloads"). The reader's lazy handles (model::SignalValues, TimeOffsets,
 // LazyText, LazyTextList) also implement one of these; the writer finds them by dynamic_cast, so
 // the public model stays free of locators and the reader and writer share no code but this.

@@ -1,4 +1,4 @@
-// The payload sources of a release being opened (FORMAT.md §10, §11 Open step 3): each directly
+// The payload sources of a release being opened (docs/format.md §10.4, §11.1): each directly
 // listed source found at `<sources_root>/<org>/<name>/<version>`, its manifest read and each pin
 // checked against it. A source's own sources are never opened, and no source catalog is.
 #pragma once

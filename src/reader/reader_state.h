@@ -45,7 +45,7 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
 
   const std::filesystem::path& release_dir() const { return release_dir_; }
   const manifest::Manifest& manifest() const { return manifest_; }
-  // The payload sources Open resolved and checked (FORMAT.md §11 step 3), by ref.
+  // The payload sources Open resolved and checked (docs/format.md §11.1), by ref.
   const ResolvedSources& sources() const { return sources_; }
 
   // The catalog session (opened by the first lease; §6.1 checks on first open).
@@ -58,7 +58,7 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
 
   // The file a locator names, relative to its storing release: an own file the manifest lists.
   // The one place a locator becomes a file: an own file when payload_source is NULL, else a pin of
-  // that payload source, in the source's directory (FORMAT.md §9 locator rule). FormatError naming
+  // that payload source, in the source's directory (docs/format.md §9.2). FormatError naming
   // `what` (table.column and object) for a payload_source that is not a payload_sources key, a
   // file neither listed nor pinned, a Zarr chunk locator or a Parquet chunk without a row index.
   std::filesystem::path ResolveFile(const ChunkLocator& locator, const std::string& what) const;

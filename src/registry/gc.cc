@@ -1,5 +1,5 @@
-// Gc: the explicit cleanup of stale staging directories (FORMAT.md §3.2 DECIDE, docs/
-// format-composition.md). A writer removes only the staging directory it created; one left by a
+// Gc: the explicit cleanup of stale staging directories (docs/format.md §3.3 DECIDE and
+// §10.5). A writer removes only the staging directory it created; one left by a
 // crash stays until someone runs this.
 #include <algorithm>
 #include <system_error>

@@ -1,4 +1,4 @@
-// Registry listing and resolution (FORMAT.md §3.1): a committed version is a subdirectory whose
+// Registry listing and resolution (docs/format.md §3.2): a committed version is a subdirectory whose
 // name matches the version regex and that holds manifest.json; anything else (staging
 // directories, stray files) is ignored.
 #include "timef/registry.h"

@@ -1,4 +1,4 @@
-// The stored payloads a write reuses instead of re-encoding (FORMAT.md §10, seed "Writing a read
+// The stored payloads a write reuses instead of re-encoding (docs/format.md §10.2: "writing a read
 // dataset reuses its stored payloads"): values, offsets and text whose handles came from a reader
 // keep their locators, each naming the release that stores the file, and every such release
 // becomes a payload source with the pins of the files used. Bytes stored by the release being

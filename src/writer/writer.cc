@@ -75,7 +75,7 @@ void CheckWritable(const model::Dataset& dataset,
   if (!dataset.parents().empty() && provenance == nullptr) {
     throw ValidationError({.object = dataset.Describe(), .where = "parents"},
                           "a dataset with parents is written through timef::Composer, which "
-                          "copies the parents' cards and lineage (FORMAT.md §5.8)");
+                          "copies the parents' cards and lineage (docs/format.md §5.7)");
   }
   if (provenance != nullptr) {
     if (provenance->parent_cards.size() != dataset.parents().size()) {
@@ -91,7 +91,7 @@ void CheckWritable(const model::Dataset& dataset,
     }
   }
   for (const auto& signal : signals) {
-    // Values stored by another release are reused, whatever their shape (FORMAT.md §10).
+    // Values stored by another release are reused, whatever their shape (docs/format.md §10).
     if (dynamic_cast<const StoredChunks*>(signal->values().get()) != nullptr) continue;
     if (!signal->has_values()) {
       throw ValidationError({.object = signal->Describe(), .where = "values"},
@@ -168,7 +168,7 @@ WriteResult Write(model::Dataset& dataset, manifest::Card card, const fs::path& 
 
   // 4. Values, then (while the catalog is written) payloads.
   Report(options, WriteStage::kValues);
-  // Values a reader stores in another release are reused, not written (FORMAT.md §10).
+  // Values a reader stores in another release are reused, not written (docs/format.md §10).
   writer::StoredReuse reuse(dataset.Ref());
   std::vector<values::SignalInput> inputs;
   inputs.reserve(signals.size());

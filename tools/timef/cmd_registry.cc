@@ -1,5 +1,5 @@
 // `timef ls` and `timef gc`: a registry root's datasets and versions, and the explicit cleanup of
-// stale staging directories (FORMAT.md §3.2 DECIDE: never automatic).
+// stale staging directories (docs/format.md §3.3 DECIDE: never automatic).
 #include <fmt/core.h>
 
 #include <charconv>
