@@ -12,6 +12,7 @@ PYBIND11_MODULE(_timef, m) {
   tp::BindModel(m);
   tp::BindTasks(m);
   tp::BindTables(m);
+  tp::BindRegistry(m);
   tp::BindReader(m);
   tp::BindWriter(m);
 }

@@ -71,6 +71,10 @@ void BindTasks(py::module_& m);
 void BindReader(py::module_& m);
 void BindTables(py::module_& m);
 void BindWriter(py::module_& m);
+void BindRegistry(py::module_& m);
+
+// The `parent=` of a lookup by parent ID (registry_py.cc).
+ParentRef PyToParent(py::handle parent);
 
 // A parsed vocabulary name, or ValidationError("<what>: unknown value 'x'").
 template <class E>

@@ -169,12 +169,15 @@ void BindReader(py::module_& m) {
   py::class_<Reader>(m, "Reader")
       .def_static(
           "open",
-          [](const std::string& path, std::int64_t index_all_chunks) {
+          [](const std::string& path, std::optional<std::string> sources_root,
+             std::int64_t index_all_chunks) {
             ReaderOptions options;
             options.index_all_chunks = index_all_chunks;
+            if (sources_root) options.sources_root = *sources_root;
             return Reader::Open(path, options);
           },
-          py::arg("path"), py::arg("index_all_chunks") = ReaderOptions{}.index_all_chunks, Guard())
+          py::arg("path"), py::arg("sources_root") = py::none(),
+          py::arg("index_all_chunks") = ReaderOptions{}.index_all_chunks, Guard())
       .def_property_readonly("path", [](const Reader& r) { return r.path().string(); })
       .def_property_readonly(
           "manifest",
@@ -252,6 +255,30 @@ void BindReader(py::module_& m) {
                tasks = r.GetTasks(ids, t, load);
              }
              return TasksToPy(tasks);
+           })
+      .def("get_record_by_parent",
+           [](Reader& r, py::handle parent, std::int64_t id, const LoadPlan& load) {
+             ParentRef p = PyToParent(parent);
+             py::gil_scoped_release release;
+             return r.GetRecord(p, id, load);
+           })
+      .def("get_signal_by_parent",
+           [](Reader& r, py::handle parent, std::int64_t id, const LoadPlan& load) {
+             ParentRef p = PyToParent(parent);
+             py::gil_scoped_release release;
+             return r.GetSignal(p, id, load);
+           })
+      .def("get_task_by_parent",
+           [](Reader& r, py::handle parent, std::int64_t id, std::optional<std::string> type,
+              const LoadPlan& load) {
+             ParentRef p = PyToParent(parent);
+             std::optional<model::TaskType> t = OptionalTaskType(type);
+             std::shared_ptr<model::Task> task;
+             {
+               py::gil_scoped_release release;
+               task = r.GetTask(p, id, t, load);
+             }
+             return TaskToPy(task);
            })
       .def(
           "get_signal_values", [](Reader& r, std::int64_t id) { return r.GetSignalValues(id); },

@@ -25,13 +25,22 @@ from ._tasks import (  # noqa: F401
     AnswerTask, ClassificationTask, ForecastingTask, ScalarPredictionTask, TASK_CLASSES,
     TemporalLocalizationTask, TsCorrespondenceTask, TsEditingTask, TsGenerationTask,
 )
-from ._reader import TimeFReader, open, read_value, read_values  # noqa: F401
+from ._reader import Registry, TimeFReader, open, read_value, read_values  # noqa: F401
+from ._timef import DatasetRef, ParentAlias  # noqa: F401
 
 __version__ = _timef.__version__
 
 _OPTION_NAMES = ("chunk_max_bytes", "row_group_target_bytes", "shard_target_bytes",
                  "data_page_target_bytes", "compression", "compression_level", "threads",
                  "text_pack_threshold_bytes", "audit")
+
+
+def gc(root, *, older_than_s=24 * 3600, dry_run=False):
+    """Removes the stale staging directories (``<version>.tmp-*``) of a registry root that nothing
+    touched for ``older_than_s`` seconds; returns what it removed (with ``dry_run``: would remove).
+    Never automatic: a writer still at work keeps its directory young."""
+    import os
+    return _timef.gc(os.fspath(root), older_than_s=int(older_than_s), dry_run=bool(dry_run))
 
 
 def write(dataset, root=None, *, card, release_dir=None, progress=None, **options):

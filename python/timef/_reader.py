@@ -62,25 +62,28 @@ def _task_type_of(kind):
 
 
 def _check_parent(parent):
-    if parent is not None:
+    if parent is not None and not isinstance(parent, (_timef.ParentAlias, _timef.DatasetRef)):
         raise _timef.ValidationError(
-            "parent: this release's reader has no parent lookups (parents arrive with composition)")
+            "parent: expected a timef.ParentAlias or a timef.DatasetRef (a plain string could be "
+            "either)")
+    return parent
 
 
 class TimeFReader:
     """Reads one committed release. Use as a context manager; close() releases open files."""
 
-    def __init__(self, native):
+    def __init__(self, native, sources_root=None):
         self._r = native
+        self._sources_root = sources_root
 
     @classmethod
     def open(cls, version_dir, *, sources_root=None):
         """Opens the release in ``version_dir``: checks the manifest and every file's presence and
-        size, hashes nothing, opens no catalog."""
-        if sources_root is not None:
-            raise _timef.ValidationError(
-                "sources_root: releases with payload sources are not readable by this build yet")
-        return cls(_timef.Reader.open(str(version_dir)))
+        size, then each payload source (found below ``sources_root``, by default the registry
+        root holding the release) and its pinned files. Hashes nothing, opens no catalog."""
+        import os
+        root = None if sources_root is None else os.fspath(sources_root)
+        return cls(_timef.Reader.open(os.fspath(version_dir), root), root)
 
     def __enter__(self):
         return self
@@ -91,10 +94,11 @@ class TimeFReader:
 
     def __getstate__(self):
         # Pickled (e.g. into a spawned DataLoader worker) as its path: the copy reopens.
-        return {"path": self.path}
+        return {"path": self.path, "sources_root": self._sources_root}
 
     def __setstate__(self, state):
-        self._r = _timef.Reader.open(state["path"])
+        self._sources_root = state.get("sources_root")
+        self._r = _timef.Reader.open(state["path"], self._sources_root)
 
     @property
     def path(self):
@@ -173,15 +177,43 @@ class TimeFReader:
 
     def get_many(self, kind, ids, *, parent=None, load=None):
         """Objects by ID in the order given (a repeated ID gives the same object); NotFoundError
-        names every missing ID before anything is returned."""
-        _check_parent(parent)
+        names every missing ID before anything is returned. With ``parent=`` (a ParentAlias, or a
+        DatasetRef that exactly one alias names) the IDs are the parent's, and the objects are
+        the child's imported copies."""
+        parent = _check_parent(parent)
         ids = _check_ids(ids)
         plan = _plan(load)
+        if parent is not None:
+            return self._by_parent(kind, ids, parent, plan)
         if kind is _timef.Record:
             return self._r.get_records(ids, plan)
         if kind is _timef.Signal:
             return self._r.get_signals(ids, plan)
         return self._r.get_tasks(ids, _task_type_of(kind), plan)
+
+    def _by_parent(self, kind, ids, parent, plan):
+        # One lookup per distinct ID; every ID is checked before any object is returned.
+        found = {}
+        missing = []
+        for i in ids:
+            if i in found:
+                continue
+            try:
+                if kind is _timef.Record:
+                    found[i] = self._r.get_record_by_parent(parent, i, plan)
+                elif kind is _timef.Signal:
+                    found[i] = self._r.get_signal_by_parent(parent, i, plan)
+                else:
+                    found[i] = self._r.get_task_by_parent(parent, i, _task_type_of(kind), plan)
+            except _timef.NotFoundError as e:
+                missing.append((i, e))
+        if len(missing) == 1:
+            raise missing[0][1]
+        if missing:
+            raise _timef.NotFoundError(
+                f"{parent!r}: no imported {getattr(kind, '__name__', kind)} with parent ID "
+                + ", ".join(str(i) for i, _ in missing))
+        return [found[i] for i in ids]
 
     def signal_values(self, id):
         """A signal's values by ID without building its record (the fastest path to an array)."""
@@ -206,38 +238,50 @@ class TimeFReader:
         return self._r.read_annotation_table()
 
 
+class Registry:
+    """A registry root: ``<root>/<org>/<name>/<version>/`` releases, re-read on every call."""
+
+    def __init__(self, root):
+        import os
+        self._g = _timef._Registry.open(os.fspath(root))
+
+    @property
+    def root(self):
+        return self._g.root
+
+    def datasets(self):
+        """Dataset IDs with at least one committed version, sorted."""
+        return self._g.datasets()
+
+    def versions(self, dataset_id):
+        """Committed versions, ascending."""
+        return self._g.versions(dataset_id)
+
+    def latest(self, dataset_id):
+        return self._g.latest(dataset_id)
+
+    def resolve(self, ref):
+        """``org/name`` (latest) or ``org/name@x.y.z`` to its release directory."""
+        return self._g.resolve(ref)
+
+    def open(self, ref):
+        """A TimeFReader of the release, with its payload sources found in this registry."""
+        return TimeFReader(self._g.open_release(ref), self.root)
+
+
 def open(dir_or_ref, *, root=None):  # noqa: A001 (the seed's name)
-    """Opens a release directory (a registry ref ``org/name[@version]`` needs ``root``)."""
+    """Opens a release directory, or a registry ref ``org/name[@x.y.z]`` found below ``root``
+    (default ``$TIMEF_ROOT``)."""
     import os
     path = os.fspath(dir_or_ref)
     if os.path.isdir(path):
         return TimeFReader.open(path)
     if root is None:
         root = os.environ.get("TIMEF_ROOT")
-    if root is not None:
-        name, _, version = path.partition("@")
-        base = os.path.join(os.fspath(root), *name.split("/"))
-        if version:
-            candidate = os.path.join(base, version)
-        else:
-            candidate = _latest_version_dir(base)
-        if candidate is not None and os.path.isdir(candidate):
-            return TimeFReader.open(candidate)
-    raise _timef.NotFoundError(f"{path}: no release directory (and no registry release of that ref)")
-
-
-def _latest_version_dir(base):
-    import os
-    import re
-    try:
-        names = os.listdir(base)
-    except FileNotFoundError:
-        return None
-    versions = [n for n in names if re.fullmatch(r"\d+\.\d+\.\d+", n)
-                and os.path.isfile(os.path.join(base, n, "manifest.json"))]
-    if not versions:
-        return None
-    return os.path.join(base, max(versions, key=lambda v: tuple(int(p) for p in v.split("."))))
+    if root is None:
+        raise _timef.ValidationError(
+            f"{path}: not a release directory; a ref needs root= (or $TIMEF_ROOT)")
+    return Registry(root).open(path)
 
 
 def read_value(value):

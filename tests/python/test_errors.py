@@ -96,7 +96,9 @@ def test_validation_error_on_bad_arguments(reader):
     with pytest.raises(timef.ValidationError):
         reader.read(load="eager")
     with pytest.raises(timef.ValidationError):
-        reader.get(timef.Record, 1, parent="ptbxl")
+        reader.get(timef.Record, 1, parent="ptbxl")  # a plain str is neither alias nor ref
+    with pytest.raises(timef.NotFoundError):
+        reader.get(timef.Record, 1, parent=timef.ParentAlias("ptbxl"))  # hello-world has none
 
 
 def test_messages_match_cxx(reader):

@@ -209,8 +209,8 @@ def test_manifest_verify_close(reader, hello):
 
 
 def test_open_by_ref(registry):
-    with timef.open("timef/hello-world", root=registry) as r:
-        assert r.manifest["metadata"]["dataset_version"] == "1.0.0"
+    with timef.open("timef/hello-world", root=registry) as r:  # the latest: the demo's edit
+        assert r.manifest["metadata"]["dataset_version"] == "1.1.0"
     with timef.open("timef/hello-world@1.0.0", root=registry) as r:
         assert len(r.record_ids()) == 4
     with pytest.raises(timef.NotFoundError):

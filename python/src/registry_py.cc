@@ -1,0 +1,90 @@
+// Registries, parent references and payload-source roots in Python: timef.Registry (list, resolve
+// and open releases of a root, with their payload sources found there), timef.gc, and the two
+// kinds of `parent=` of a lookup by parent ID, timef.ParentAlias and timef.DatasetRef (a plain
+// string could be either, so it is refused).
+#include "py_common.h"
+#include "timef/registry.h"
+
+namespace timef::python {
+
+ParentRef PyToParent(py::handle parent) {
+  if (py::isinstance<ParentAlias>(parent)) return parent.cast<ParentAlias>();
+  if (py::isinstance<ReleaseRef>(parent)) return parent.cast<ReleaseRef>();
+  throw ValidationError(ErrorSite{.object = "parent"},
+                        "expected a timef.ParentAlias or a timef.DatasetRef (a plain string could "
+                        "be either)");
+}
+
+void BindRegistry(py::module_& m) {
+  py::class_<ParentAlias>(m, "ParentAlias", "A parent named by the alias the child declares.")
+      .def(py::init([](std::string alias) {
+             if (!IsValidAlias(alias))
+               throw ValidationError(ErrorSite{.object = "ParentAlias"},
+                                     "'" + alias + "' is not an alias (^[a-z][a-z0-9_-]*$)");
+             return ParentAlias{std::move(alias)};
+           }),
+           py::arg("alias"))
+      .def_readonly("alias", &ParentAlias::alias)
+      .def("__eq__", [](const ParentAlias& a, const ParentAlias& b) { return a == b; })
+      .def("__hash__", [](const ParentAlias& a) { return py::hash(py::str(a.alias)); })
+      .def("__repr__", [](const ParentAlias& a) { return "ParentAlias('" + a.alias + "')"; });
+
+  py::class_<ReleaseRef>(m, "DatasetRef", "An exact release: org/name@x.y.z.")
+      .def_static(
+          "parse", [](const std::string& text) { return ReleaseRef::Parse(text); }, py::arg("text"))
+      .def_readonly("dataset_id", &ReleaseRef::dataset_id)
+      .def_property_readonly("version", [](const ReleaseRef& r) { return r.version.ToString(); })
+      .def("__str__", &ReleaseRef::ToString)
+      .def("__eq__", [](const ReleaseRef& a, const ReleaseRef& b) { return a == b; })
+      .def("__hash__", [](const ReleaseRef& r) { return py::hash(py::str(r.ToString())); })
+      .def("__repr__", [](const ReleaseRef& r) { return "DatasetRef('" + r.ToString() + "')"; });
+
+  using Guard = py::call_guard<py::gil_scoped_release>;
+  py::class_<Registry>(m, "_Registry")
+      .def_static(
+          "open", [](const std::string& root) { return Registry::Open(root); }, py::arg("root"),
+          Guard())
+      .def_property_readonly("root", [](const Registry& r) { return r.root().string(); })
+      .def("datasets", &Registry::Datasets, Guard())
+      .def(
+          "versions",
+          [](const Registry& r, const std::string& id) {
+            std::vector<std::string> out;
+            for (const Version& v : r.Versions(id)) out.push_back(v.ToString());
+            return out;
+          },
+          py::arg("dataset_id"))
+      .def(
+          "latest",
+          [](const Registry& r, const std::string& id) { return r.Latest(id).ToString(); },
+          py::arg("dataset_id"))
+      .def(
+          "resolve",
+          [](const Registry& r, const std::string& ref) { return r.Resolve(ref).dir.string(); },
+          py::arg("ref"), Guard())
+      .def(
+          "open_release",
+          [](const Registry& r, const std::string& ref) { return r.OpenRelease(ref); },
+          py::arg("ref"), Guard());
+
+  m.def(
+      "gc",
+      [](const std::string& root, std::int64_t older_than_s, bool dry_run) {
+        std::vector<StaleStaging> found;
+        {
+          py::gil_scoped_release release;
+          found = Gc(root, std::chrono::seconds(older_than_s), dry_run);
+        }
+        py::list out;
+        for (const auto& s : found)
+          out.append(py::dict(py::arg("dir") = s.dir.string(), py::arg("bytes") = s.bytes,
+                              py::arg("age_s") = s.age.count()));
+        return out;
+      },
+      py::arg("root"), py::kw_only(), py::arg("older_than_s") = 24 * 3600,
+      py::arg("dry_run") = false,
+      "Removes staging directories (`<version>.tmp-*`) untouched for older_than_s seconds; "
+      "returns what it removed (or, with dry_run, would remove). Never automatic.");
+}
+
+}  // namespace timef::python
