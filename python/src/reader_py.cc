@@ -74,6 +74,24 @@ std::optional<model::TaskType> OptionalTaskType(const std::optional<std::string>
 
 py::object TableToPy(ArrowTable table);  // tables_py.cc
 
+namespace {
+
+// read_task_table / read_target_table: the task filters, then the table built without the GIL.
+template <ArrowTable (Reader::*kRead)(const TaskQuery&)>
+py::object TableOfTasks(Reader& r, py::handle inputs, std::optional<std::string> split,
+                        std::optional<std::string> type, std::vector<std::string> required,
+                        std::vector<std::string> supported) {
+  TaskQuery q = MakeTaskQuery(inputs, split, type, required, supported, kTaskBatchSize, {});
+  ArrowTable t;
+  {
+    py::gil_scoped_release release;
+    t = (r.*kRead)(q);
+  }
+  return TableToPy(std::move(t));
+}
+
+}  // namespace
+
 void BindReader(py::module_& m) {
   py::enum_<Loading>(m, "Loading", "Whether a read loads a kind of stored value now or on use.")
       .value("LAZY", Loading::kLazy)
@@ -287,32 +305,8 @@ void BindReader(py::module_& m) {
           "get_signal_values_many",
           [](Reader& r, std::vector<std::int64_t> ids) { return r.GetSignalValues(ids); },
           py::arg("ids"), Guard())
-      .def("read_task_table",
-           [](Reader& r, py::handle inputs, std::optional<std::string> split,
-              std::optional<std::string> type, std::vector<std::string> required,
-              std::vector<std::string> supported) {
-             TaskQuery q =
-                 MakeTaskQuery(inputs, split, type, required, supported, kTaskBatchSize, {});
-             ArrowTable t;
-             {
-               py::gil_scoped_release release;
-               t = r.ReadTaskTable(q);
-             }
-             return TableToPy(std::move(t));
-           })
-      .def("read_target_table",
-           [](Reader& r, py::handle inputs, std::optional<std::string> split,
-              std::optional<std::string> type, std::vector<std::string> required,
-              std::vector<std::string> supported) {
-             TaskQuery q =
-                 MakeTaskQuery(inputs, split, type, required, supported, kTaskBatchSize, {});
-             ArrowTable t;
-             {
-               py::gil_scoped_release release;
-               t = r.ReadTargetTable(q);
-             }
-             return TableToPy(std::move(t));
-           })
+      .def("read_task_table", TableOfTasks<&Reader::ReadTaskTable>)
+      .def("read_target_table", TableOfTasks<&Reader::ReadTargetTable>)
       .def("read_annotation_table",
            [](Reader& r) {
              ArrowTable t;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: examples_test.sh WRITE_ECG READ SCRATCH_DIR
+# Usage: examples_test.sh WRITE_ECG READ SCRATCH_DIR [DERIVE]
 # Runs examples/cpp/write_ecg.cc into a fresh registry and examples/cpp/read.cc on its release, and
 # checks what they print: the release path, the counts, the records, a window and a task.
 # Also used by tests/install/consumer_test.sh on the programs built against an installed tree.
@@ -7,6 +7,7 @@ set -u
 write_ecg=$1
 read=$2
 scratch=$3
+derive=${4:-}
 rm -rf "$scratch" && mkdir -p "$scratch"
 failures=0
 fail() {
@@ -36,6 +37,19 @@ done
 [ "$(grep -c '^record ' "$scratch/read.out")" -eq 3 ] || fail "read: expected 3 record lines"
 "$read" "$scratch/registry" >/dev/null 2>"$scratch/read_bad.err"
 [ $? -eq 1 ] || fail "read of a registry root: expected exit 1"
+
+# examples/cpp/derive.cc: a child of the example release in the same registry.
+if [ -n "$derive" ]; then
+  "$derive" "$scratch/registry" >"$scratch/derive.out" 2>"$scratch/derive.err" ||
+    fail "derive exited $?: $(cat "$scratch/derive.err")"
+  for text in "$scratch/registry/examples/ecg-subset/1.0.0" \
+      "examples/ecg-subset@1.0.0: 2 records" "1 payload source" \
+      "parent signal 1 is child signal 1 'I': 5000 values" "verified, parent files included"; do
+    grep -qF -- "$text" "$scratch/derive.out" || fail "derive: '$text' not in its output"
+  done
+  [ -z "$(find "$scratch/registry/examples/ecg-subset/1.0.0/time_series" -type f 2>/dev/null)" ] ||
+    fail "derive: the child holds values files of its own"
+fi
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed" >&2
