@@ -54,8 +54,7 @@ int main(int argc, char** argv) {
     auto lead = reader.GetSignal(ParentAlias{"ecg"}, 1);
     auto values = lead->LoadValues();
     std::cout << "parent signal 1 is child signal " << *lead->id() << " '" << lead->name()
-              << "': " << values->size() << " values, first " << values->values<float>()[0]
-              << "\n";
+              << "': " << values->size() << " values, first " << values->values<float>()[0] << "\n";
     reader.Verify();
     std::cout << "verified, parent files included\n";
     return 0;

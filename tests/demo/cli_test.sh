@@ -102,6 +102,18 @@ if command -v script >/dev/null; then
   grep -qE $'\r\033\\[Kok: [0-9]+ files' "$scratch/verify_tty.out" ||
     fail "verify_tty: the bar is not cleared before the summary"
 fi
+# derive and edit (writes) draw the same bar on a terminal and none on a pipe.
+if command -v script >/dev/null; then
+  script -qec "'$timef' derive '$scratch/tty-registry/timef/hello-world/1.0.0' --as tests/tty-child@1.0.0 --alias hw --with-tasks" \
+    /dev/null >"$scratch/derive_tty.out" 2>&1 || fail "derive_tty: exit $?"
+  grep -qE 'checksums +\[#+\] +100%' "$scratch/derive_tty.out" || fail "derive_tty: no progress bar"
+  script -qec "'$timef' edit '$scratch/tty-registry/timef/hello-world/1.0.0' --version 1.2.0 --remove-records 3" \
+    /dev/null >"$scratch/edit_tty.out" 2>&1 || fail "edit_tty: exit $?"
+  grep -qE 'checksums +\[#+\] +100%' "$scratch/edit_tty.out" || fail "edit_tty: no progress bar"
+  "$timef" edit "$scratch/tty-registry/timef/hello-world/1.0.0" --version 1.3.0 \
+    >/dev/null 2>"$scratch/edit_pipe.err" || fail "edit_pipe: exit $?"
+  grep -q $'\r' "$scratch/edit_pipe.err" && fail "edit: progress bar drawn on a non-terminal stderr"
+fi
 # Same size, one byte changed: open passes, verify names the file.
 cp -r "$release" "$scratch/corrupt"
 shard=$(cd "$scratch/corrupt" && ls time_series/*.parquet | head -n 1)

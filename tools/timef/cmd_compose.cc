@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "options.h"
+#include "progress.h"
 #include "release_dir.h"
 #include "timef/compose.h"
 #include "timef/error.h"
@@ -77,7 +78,10 @@ int RunEdit(const EditArgs& args) {
     fmt::print(stderr, "removing {} records and the {} tasks that use them\n",
                args.remove_records.size(), tasks.size());
   }
-  PrintWritten(edit.Write(root));
+  ProgressBar bar;  // draws only when stderr is a terminal
+  const WriteResult written = edit.Write(root, WithProgress(bar));
+  bar.Finish();
+  PrintWritten(written);
   return kExitOk;
 }
 
@@ -103,7 +107,10 @@ int RunDerive(const DeriveArgs& args) {
   card.dataset_version = as.version.ToString();
   card.parents.clear();
   card.name = card.name + " (derived)";
-  PrintWritten(composer.Write(card, root));
+  ProgressBar bar;
+  const WriteResult written = composer.Write(card, root, WithProgress(bar));
+  bar.Finish();
+  PrintWritten(written);
   return kExitOk;
 }
 

@@ -77,13 +77,8 @@ int RunDemo(const std::string& registry) {
     return kExitOk;
   }
   auto dataset = demo::BuildHelloWorld();
-  WriteOptions options = demo::HelloWorldWriteOptions();
   ProgressBar bar;
-  if (bar.enabled()) {
-    options.progress = [&bar](const WriteProgress& p) {
-      bar.Update(ToString(p.stage), p.bytes_done, p.bytes_total);
-    };
-  }
+  const WriteOptions options = WithProgress(bar, demo::HelloWorldWriteOptions());
   WriteResult result = WriteRelease(*dataset, demo::HelloWorldCard(), registry, options);
   bar.Finish();
   fmt::print(stderr, "wrote {}: {} files, {}\n", result.manifest.Ref(),

@@ -45,4 +45,13 @@ void ProgressBar::Update(std::string_view stage, int64_t done, int64_t total) {
   drawn_ = true;
 }
 
+WriteOptions WithProgress(ProgressBar& bar, WriteOptions options) {
+  if (bar.enabled()) {
+    options.progress = [&bar](const WriteProgress& p) {
+      bar.Update(ToString(p.stage), p.bytes_done, p.bytes_total);
+    };
+  }
+  return options;
+}
+
 }  // namespace timef::cli

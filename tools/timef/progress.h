@@ -1,4 +1,4 @@
-// A one-line progress bar on stderr for long work (timef demo's write). It draws only when stderr
+// A one-line progress bar on stderr for long work (writes, verify). It draws only when stderr
 // is a terminal, so redirected output and logs never see carriage returns.
 #pragma once
 
@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+
+#include "timef/writer.h"
 
 namespace timef::cli {
 
@@ -30,5 +32,9 @@ class ProgressBar {
   std::string stage_;
   std::chrono::steady_clock::time_point last_draw_;
 };
+
+// `options` with a progress callback that draws on `bar` when it is enabled (a write: demo, edit,
+// derive). `bar` must outlive the write.
+WriteOptions WithProgress(ProgressBar& bar, WriteOptions options = {});
 
 }  // namespace timef::cli
