@@ -114,9 +114,9 @@ struct ReaderOptions {
   // 24 bytes per chunk plus 48 per signal; above it, each request indexes only what it asks for.
   std::int64_t index_all_chunks = 1'000'000;
   // The registry root under which the release's payload sources sit, as
-  // `<sources_root>/<org>/<name>/<version>` (docs/format.md §10). nullopt: the root holding the release
-  // when it sits at `<root>/<dataset_id>/<version>`; a release with payload sources elsewhere then
-  // raises ValidationError at Open.
+  // `<sources_root>/<org>/<name>/<version>` (docs/format.md §10). nullopt: the root holding the
+  // release when it sits at `<root>/<dataset_id>/<version>`; a release with payload sources
+  // elsewhere then raises ValidationError at Open.
   std::optional<std::filesystem::path> sources_root;
 };
 

@@ -1,4 +1,5 @@
-// A registry root (docs/format.md §3.2): `<root>/<org>/<name>/<version>/` holds one committed release;
+// A registry root (docs/format.md §3.2): `<root>/<org>/<name>/<version>/` holds one committed
+// release;
 // `<version>.tmp-<32 hex>/` beside it is a writer's staging directory, never a release. A registry
 // lists and resolves releases by reference and opens them with their payload sources found in the
 // same root (docs/format.md §10.4).

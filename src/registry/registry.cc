@@ -1,5 +1,5 @@
-// Registry listing and resolution (docs/format.md §3.2): a committed version is a subdirectory whose
-// name matches the version regex and that holds manifest.json; anything else (staging
+// Registry listing and resolution (docs/format.md §3.2): a committed version is a subdirectory
+// whose name matches the version regex and that holds manifest.json; anything else (staging
 // directories, stray files) is ignored.
 #include "timef/registry.h"
 

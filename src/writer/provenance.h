@@ -1,5 +1,5 @@
-// What a write of a child release copies from its parents' manifests (docs/format.md §5.7): the card
-// of each parent by alias and the card of every ancestor by ref. timef::Composer gathers them
+// What a write of a child release copies from its parents' manifests (docs/format.md §5.7): the
+// card of each parent by alias and the card of every ancestor by ref. timef::Composer gathers them
 // from the parent readers; the public WriteRelease has none, so it refuses datasets with parents.
 #pragma once
 

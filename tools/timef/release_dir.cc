@@ -102,9 +102,9 @@ Reader OpenRelease(const std::string& argument) {
   const std::optional<fs::path> root = RegistryRoot();
   std::error_code ec;
   if (fs::is_regular_file(fs::path(argument) / manifest::kManifestFileName, ec)) {
-    // The root holding the release finds its payload sources first (docs/format.md §10); the registry
-    // root is the fallback for a release outside that layout, so an exported $TIMEF_ROOT never
-    // redirects a release that sits in its own registry.
+    // The root holding the release finds its payload sources first (docs/format.md §10); the
+    // registry root is the fallback for a release outside that layout, so an exported $TIMEF_ROOT
+    // never redirects a release that sits in its own registry.
     try {
       return Reader::Open(argument);
     } catch (const ValidationError&) {
