@@ -44,6 +44,8 @@ for text in "Inspect:" "Verify:" "Write:" "signals" "cat" "verify" "demo" "manif
 done
 [ "$(grep -n '^Inspect:' "$scratch/help.out" | cut -d: -f1)" -lt \
   "$(grep -n '^Verify:' "$scratch/help.out" | cut -d: -f1)" ] || fail "help: Inspect not before Verify"
+expect_in help "$scratch/help.out" "Compose:"
+grep -A3 '^Compose:' "$scratch/help.out" | grep -q derive || fail "help: derive not under Compose"
 run no_command 2
 expect_error_lines no_command
 run unknown_command 2 frobnicate

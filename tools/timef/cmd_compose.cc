@@ -122,7 +122,7 @@ void RegisterComposeCommands(CLI::App& app, Action& action) {
   auto edit = std::make_shared<EditArgs>();
   CLI::App* edit_cmd = app.add_subcommand(
       "edit", "Write a new version of a release (same IDs), reusing its stored values");
-  edit_cmd->group(kGroupWrite);
+  edit_cmd->group(kGroupCompose);
   edit_cmd->add_option("RELEASE", edit->release, kReleaseHelp)->required();
   edit_cmd->add_option("--version", edit->version, "The new version x.y.z")->required();
   edit_cmd
@@ -137,7 +137,7 @@ void RegisterComposeCommands(CLI::App& app, Action& action) {
   CLI::App* derive_cmd = app.add_subcommand(
       "derive",
       "Write a child release importing records (and tasks) of a parent, no values copied");
-  derive_cmd->group(kGroupWrite);
+  derive_cmd->group(kGroupCompose);
   derive_cmd->add_option("RELEASE", derive->release, kReleaseHelp)->required();
   derive_cmd->add_option("--as", derive->as, "The child's ref org/name@x.y.z")->required();
   derive_cmd->add_option("--alias", derive->alias, "The parent's alias in the child")->required();

@@ -16,6 +16,7 @@ inline constexpr int kExitUsage = 2;
 // The groups of `timef --help`, by task.
 inline constexpr const char* kGroupInspect = "Inspect";
 inline constexpr const char* kGroupVerify = "Verify";
+inline constexpr const char* kGroupCompose = "Compose";
 inline constexpr const char* kGroupWrite = "Write";
 
 // Set by the sub-command that parsing selected; called by main().
