@@ -45,61 +45,52 @@ py::object StringsToNumpy(const std::vector<std::string>& strings,
   return np.attr("array")(items, py::arg("dtype") = "O").attr("reshape")(py::cast(shape));
 }
 
-}  // namespace
-
-py::object ValuesToNumpy(std::shared_ptr<const model::ValueArray> values, const model::Spec& spec) {
-  const model::ValueArray& array = *values;
+// The numpy view of `array`, whose storage `owner` keeps alive. `writable` only when nobody else
+// holds the buffer. A nullable spec wraps the view in a masked array (an all-valid mask when the
+// array has no validity).
+py::object ArrayOf(const model::ValueArray& array, const model::Spec& spec, py::capsule owner,
+                   bool writable) {
   std::vector<py::ssize_t> shape = ShapeOf(array.size(), spec);
-  py::capsule owner(new std::shared_ptr<const model::ValueArray>(values), [](void* p) {
-    delete static_cast<std::shared_ptr<const model::ValueArray>*>(p);
-  });
   py::object data = std::visit(
       [&](const auto& vec) -> py::object {
         using T = typename std::decay_t<decltype(vec)>::value_type;
         if constexpr (std::is_same_v<T, std::string>) {
           return StringsToNumpy(vec, shape);
         } else {
-          py::array out(NumpyDtype<T>(array.dtype()), shape, vec.data(), owner);
-          py::detail::array_proxy(out.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+          py::array out(NumpyDtype<T>(array.dtype()), shape, const_cast<T*>(vec.data()), owner);
+          if (!writable) {
+            py::detail::array_proxy(out.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+          }
           return out;
         }
       },
       array.data());
   if (!spec.nullable) return data;
-  if (!array.has_validity()) {
-    std::vector<std::uint8_t> all(static_cast<std::size_t>(shape[0]), 1);
-    py::capsule all_owner(new std::vector<std::uint8_t>(std::move(all)),
-                          [](void* p) { delete static_cast<std::vector<std::uint8_t>*>(p); });
-    const auto& held = *static_cast<std::vector<std::uint8_t>*>(all_owner.get_pointer());
-    return Masked(data, held, shape, all_owner);
-  }
-  return Masked(data, array.validity(), shape, owner);
+  if (array.has_validity()) return Masked(data, array.validity(), shape, owner);
+  py::capsule all_owner(new std::vector<std::uint8_t>(static_cast<std::size_t>(shape[0]), 1),
+                        [](void* p) { delete static_cast<std::vector<std::uint8_t>*>(p); });
+  return Masked(data, *static_cast<std::vector<std::uint8_t>*>(all_owner.get_pointer()), shape,
+                all_owner);
+}
+
+}  // namespace
+
+py::object ValuesToNumpy(std::shared_ptr<const model::ValueArray> values, const model::Spec& spec) {
+  const model::ValueArray& array = *values;
+  py::capsule owner(new std::shared_ptr<const model::ValueArray>(std::move(values)), [](void* p) {
+    delete static_cast<std::shared_ptr<const model::ValueArray>*>(p);
+  });
+  return ArrayOf(array, spec, owner, /*writable=*/false);
 }
 
 py::object OwnedValuesToNumpy(model::ValueArray values, const model::Spec& spec) {
-  auto held = std::make_shared<model::ValueArray>(std::move(values));
+  auto held = std::make_shared<const model::ValueArray>(std::move(values));
   const model::ValueArray& array = *held;
-  std::vector<py::ssize_t> shape = ShapeOf(array.size(), spec);
-  py::capsule owner(new std::shared_ptr<model::ValueArray>(held),
-                    [](void* p) { delete static_cast<std::shared_ptr<model::ValueArray>*>(p); });
-  py::object data = std::visit(
-      [&](const auto& vec) -> py::object {
-        using T = typename std::decay_t<decltype(vec)>::value_type;
-        if constexpr (std::is_same_v<T, std::string>) {
-          return StringsToNumpy(vec, shape);
-        } else {
-          // The array is the only holder of this buffer, so it may be written to.
-          return py::array(NumpyDtype<T>(array.dtype()), shape, const_cast<T*>(vec.data()), owner);
-        }
-      },
-      array.data());
-  if (!spec.nullable) return data;
-  std::vector<std::uint8_t> validity =
-      array.has_validity() ? array.validity() : std::vector<std::uint8_t>(shape[0], 1);
-  py::capsule validity_owner(new std::vector<std::uint8_t>(std::move(validity)),
-                             [](void* p) { delete static_cast<std::vector<std::uint8_t>*>(p); });
-  return Masked(data, *static_cast<std::vector<std::uint8_t>*>(validity_owner.get_pointer()), shape,
-                validity_owner);
+  py::capsule owner(new std::shared_ptr<const model::ValueArray>(std::move(held)), [](void* p) {
+    delete static_cast<std::shared_ptr<const model::ValueArray>*>(p);
+  });
+  // The array is the only holder of this buffer, so it may be written to.
+  return ArrayOf(array, spec, owner, /*writable=*/true);
 }
 
 namespace {
