@@ -412,6 +412,8 @@ void BindTree(py::module_& m) {
       .def_property_readonly(
           "import_marker", [](const model::Signal& s) { return ImportToPy(s.import_marker()); },
           "{'alias', 'parent_id'} of an object imported from a parent, else None.")
+      .def_property_readonly("read_from_dataset", &model::Signal::read_from_dataset,
+                             "dataset_id this signal was read from, else None (docs/format.md §4).")
       .def_property_readonly("source_id", &model::Signal::source_id)
       .def_property(
           "metadata", [](const model::Signal& s) { return JsonToPy(s.metadata()); },
@@ -540,6 +542,9 @@ void BindTree(py::module_& m) {
       .def_property_readonly(
           "import_marker", [](const model::Record& r) { return ImportToPy(r.import_marker()); },
           "{'alias', 'parent_id'} of a record imported from a parent, else None.")
+      .def_property_readonly("read_from_dataset", &model::Record::read_from_dataset,
+                             "dataset_id this record was read from, else None; written into "
+                             "another dataset without an import, it gets a new ID there.")
       .def_property_readonly("time_span", &model::Record::time_span)
       .def_property(
           "metadata", [](const model::Record& r) { return JsonToPy(r.metadata()); },

@@ -314,6 +314,8 @@ void BindTasks(py::module_& m) {
                              [](const TaskRef& r) { return std::string(ToString(r.task->type())); })
       .def_property_readonly("import_marker",
                              [](const TaskRef& r) { return ImportToPy(r.task->import_marker()); })
+      .def_property_readonly("read_from_dataset",
+                             [](const TaskRef& r) { return r.task->read_from_dataset(); })
       .def_property_readonly("annotations", [](const TaskRef& r) { return r.task->annotations(); })
       .def(
           "annotate",

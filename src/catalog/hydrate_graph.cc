@@ -152,6 +152,7 @@ void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys,
       for (idx_t row = 0; row < chunk->size(); ++row) {
         auto record = std::make_shared<model::Record>();
         record->set_id(id.Get(row));
+        record->set_read_from_dataset(dataset_->dataset_id());
         record->set_start_time_us(start.Optional(row));
         if (!span_start.IsNull(row)) {
           record->set_time_span(model::TimeInterval{span_start.Get(row), span_end.Get(row)});
@@ -258,6 +259,7 @@ void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys,
         auto signal = std::make_shared<model::Signal>(std::string(c.Varchar(3).Get(row)), cached,
                                                       axis, c.Int64(14).Get(row));
         signal->set_id(c.Int64(1).Get(row));
+        signal->set_read_from_dataset(dataset_->dataset_id());
         signal->set_metadata(ParseCell(c.Varchar(15).Get(row), "signals.metadata"));
         if (auto label = c.Varchar(16).Optional(row)) signal->set_source_id(std::string(*label));
         if (auto alias = c.Varchar(29).Optional(row)) {

@@ -177,6 +177,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
         auto task = std::make_shared<model::Task>(
             ParseOr(model::ParseTaskType(type_text), "tasks.task_type", type_text));
         task->set_id(task_id.Get(row));
+        task->set_read_from_dataset(dataset_->dataset_id());
         if (auto v = prompt.Optional(row)) {
           task->set_prompt(std::string(*v));
         } else {

@@ -124,32 +124,48 @@ class IdSet {
 
 }  // namespace
 
+namespace {
+
+// True for an object read from another dataset that is not an import: §4 "Other dataset".
+template <class Object>
+bool FromOtherDataset(const Object& object, const std::string& dataset_id) {
+  return object.read_from_dataset() && *object.read_from_dataset() != dataset_id &&
+         !object.import_marker();
+}
+
+}  // namespace
+
 IdHighWater Dataset::AssignIds() {
+  // An ID an object brings from another dataset is no ID here: it neither collides nor counts.
+  auto id_here = [this](const auto& object) -> std::optional<int64_t> {
+    return FromOtherDataset(object, dataset_id_) ? std::nullopt : object.id();
+  };
   IdSet record_ids("record", "record_id");
   IdSet signal_ids("signal", "signal_id");
   IdSet task_ids("task", "task_id");
   std::vector<std::shared_ptr<Signal>> signals;
   for (const auto& record : records_) {
-    record_ids.Add(record->id(), record->Describe());
+    record_ids.Add(id_here(*record), record->Describe());
     for (auto& signal : record->Signals()) {
-      signal_ids.Add(signal->id(), signal->Describe());
+      signal_ids.Add(id_here(*signal), signal->Describe());
       signals.push_back(std::move(signal));
     }
   }
-  for (const auto& task : tasks_) task_ids.Add(task->id(), task->Describe());
+  for (const auto& task : tasks_) task_ids.Add(id_here(*task), task->Describe());
 
   int64_t next_record = std::max(id_base_.max_record_id, record_ids.max()) + 1;
   int64_t next_signal = std::max(id_base_.max_signal_id, signal_ids.max()) + 1;
   int64_t next_task = std::max(id_base_.max_task_id, task_ids.max()) + 1;
-  for (const auto& record : records_) {
-    if (!record->id()) record->set_id(next_record++);
-  }
-  for (const auto& signal : signals) {
-    if (!signal->id()) signal->set_id(next_signal++);
-  }
-  for (const auto& task : tasks_) {
-    if (!task->id()) task->set_id(next_task++);
-  }
+  // Checked: now the IDs change.
+  auto assign = [this, &id_here](auto& object, int64_t& next) {
+    if (id_here(object)) return;
+    object.set_id(next++);
+    object.set_read_from_dataset(object.read_from_dataset() ? std::optional(dataset_id_)
+                                                            : std::nullopt);
+  };
+  for (const auto& record : records_) assign(*record, next_record);
+  for (const auto& signal : signals) assign(*signal, next_signal);
+  for (const auto& task : tasks_) assign(*task, next_task);
   return HighWater();
 }
 

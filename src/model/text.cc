@@ -11,6 +11,13 @@ Text Text::Lazy(std::shared_ptr<const LazyText> source) {
   return text;
 }
 
+Text Text::Loaded(std::string value, std::shared_ptr<const StoredTextOrigin> origin) {
+  if (!origin) throw ValidationError("loaded text: the origin must not be null");
+  Text text(std::move(value));
+  text.loaded_from_ = std::move(origin);
+  return text;
+}
+
 int64_t Text::size() const { return lazy_ ? lazy_->size() : static_cast<int64_t>(value_.size()); }
 
 std::string Text::Read() const { return lazy_ ? lazy_->Read() : value_; }
@@ -33,6 +40,14 @@ TextList TextList::Lazy(std::shared_ptr<const LazyTextList> source) {
   if (!source) throw ValidationError("lazy text list: the source must not be null");
   TextList list;
   list.lazy_ = std::move(source);
+  return list;
+}
+
+TextList TextList::Loaded(std::vector<std::string> values,
+                          std::shared_ptr<const StoredTextOrigin> origin) {
+  if (!origin) throw ValidationError("loaded text list: the origin must not be null");
+  TextList list(std::move(values));
+  list.loaded_from_ = std::move(origin);
   return list;
 }
 

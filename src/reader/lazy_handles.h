@@ -82,6 +82,20 @@ class LazyOffsets final : public model::TimeOffsets, public StoredOffsets {
   mutable std::shared_ptr<const std::vector<std::int64_t>> loaded_;
 };
 
+// Where a text or text list loaded eagerly is stored (the pin taken at load): it keeps no reader
+// state, and lets a writer reuse the stored bytes.
+class LoadedStoredText final : public model::StoredTextOrigin, public StoredText {
+ public:
+  LoadedStoredText(TextLocator stored, StoredFilePin pin)
+      : stored_(std::move(stored)), pin_(std::move(pin)) {}
+  TextLocator StoredTextLocator() const override { return stored_; }
+  StoredFilePin StoredPin() const override { return pin_; }
+
+ private:
+  TextLocator stored_;
+  StoredFilePin pin_;
+};
+
 // A packed text (kind text or text_list) of a payload file, own or pinned.
 class PayloadText final : public model::LazyText, public StoredText {
  public:

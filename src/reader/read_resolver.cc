@@ -24,6 +24,12 @@ TextLocator StoredOf(const ReaderState& state, TextLocator locator) {
   return locator;
 }
 
+std::shared_ptr<const model::StoredTextOrigin> LoadedFrom(const ReaderState& state,
+                                                          const TextLocator& locator) {
+  return std::make_shared<const LoadedStoredText>(
+      StoredOf(state, locator), state.PinOf(locator.payload_source, locator.file));
+}
+
 }  // namespace
 
 ReadResolver::ReadResolver(std::shared_ptr<ReaderState> state, LoadPlan plan)
@@ -69,7 +75,9 @@ std::shared_ptr<const model::TimeOffsets> ReadResolver::Offsets(const OffsetsLoc
 
 model::Text ReadResolver::Text(const TextLocator& locator, std::int64_t text_key) const {
   payload::TextRef ref = TextRefOf(*state_, locator, text_key);
-  if (plan_.text == Loading::kEager) return model::Text(state_->ReadText(ref));
+  if (plan_.text == Loading::kEager) {
+    return model::Text::Loaded(state_->ReadText(ref), LoadedFrom(*state_, locator));
+  }
   return model::Text::Lazy(std::make_shared<const PayloadText>(
       state_, std::move(ref), state_->PayloadChecksum(locator.payload_source, locator.file),
       StoredOf(*state_, locator), state_->PinOf(locator.payload_source, locator.file)));
@@ -77,7 +85,9 @@ model::Text ReadResolver::Text(const TextLocator& locator, std::int64_t text_key
 
 model::TextList ReadResolver::TextList(const TextLocator& locator, std::int64_t text_key) const {
   payload::TextRef ref = TextRefOf(*state_, locator, text_key);
-  if (plan_.text == Loading::kEager) return model::TextList(state_->ReadTextList(ref));
+  if (plan_.text == Loading::kEager) {
+    return model::TextList::Loaded(state_->ReadTextList(ref), LoadedFrom(*state_, locator));
+  }
   return model::TextList::Lazy(std::make_shared<const PayloadTextList>(
       state_, std::move(ref), state_->PayloadChecksum(locator.payload_source, locator.file),
       StoredOf(*state_, locator), state_->PinOf(locator.payload_source, locator.file)));

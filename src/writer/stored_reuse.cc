@@ -31,8 +31,19 @@ std::optional<OffsetsLocator> StoredReuse::Offsets(const model::TimeAxis& axis) 
   return locator;
 }
 
-std::optional<TextLocator> StoredReuse::Text(const model::Text& text) {
-  const auto* stored = dynamic_cast<const StoredText*>(text.lazy_source().get());
+namespace {
+
+// The stored text behind a lazy value, or behind a value loaded from storage; null for text given
+// inline.
+template <class TextValue>
+const StoredText* StoredTextOf(const TextValue& text) {
+  if (const auto* lazy = dynamic_cast<const StoredText*>(text.lazy_source().get())) return lazy;
+  return dynamic_cast<const StoredText*>(text.loaded_from().get());
+}
+
+}  // namespace
+
+std::optional<TextLocator> StoredReuse::ReuseText(const StoredText* stored) {
   if (stored == nullptr) return std::nullopt;
   TextLocator locator = stored->StoredTextLocator();
   if (!Reusable(locator.payload_source)) return std::nullopt;
@@ -40,13 +51,12 @@ std::optional<TextLocator> StoredReuse::Text(const model::Text& text) {
   return locator;
 }
 
+std::optional<TextLocator> StoredReuse::Text(const model::Text& text) {
+  return ReuseText(StoredTextOf(text));
+}
+
 std::optional<TextLocator> StoredReuse::TextList(const model::TextList& list) {
-  const auto* stored = dynamic_cast<const StoredText*>(list.lazy_source().get());
-  if (stored == nullptr) return std::nullopt;
-  TextLocator locator = stored->StoredTextLocator();
-  if (!Reusable(locator.payload_source)) return std::nullopt;
-  Pin(stored->StoredPin());
-  return locator;
+  return ReuseText(StoredTextOf(list));
 }
 
 void StoredReuse::Pin(const StoredFilePin& pin) {

@@ -40,6 +40,7 @@ class StoredReuse {
   bool Reusable(const std::optional<std::string>& release) const {
     return release && *release != own_ref_;
   }
+  std::optional<TextLocator> ReuseText(const StoredText* stored);
   // ValidationError when one (release, path) is pinned with two FileParts: two different
   // directories claim to be the same release.
   void Pin(const StoredFilePin& pin);

@@ -103,3 +103,27 @@ def test_gc_removes_only_stale_staging(tmp_path):
     assert stale.exists()
     removed = timef.gc(tmp_path, older_than_s=0)
     assert len(removed) == 1 and not stale.exists() and keep.exists()
+
+
+def test_records_from_another_dataset_get_new_ids(registry, tmp_path):
+    # docs/format.md §4 "Other dataset": read from hello-world, written into another dataset
+    # without an import, the records are new there; their values are still read from the parent.
+    with timef.open("timef/hello-world@1.0.0", root=registry) as p:
+        ids = p.record_ids()
+        picked = [p.get(timef.Record, i) for i in reversed(ids[:2])]
+        assert all(r.read_from_dataset == "timef/hello-world" for r in picked)
+        before = [s.to_numpy() for r in picked for s in r.signals]
+        ds = timef.Dataset("tests/borrowed", "1.0.0")
+        for r in picked:
+            ds.add_record(r)
+        release = timef.write(ds, tmp_path, card={"name": "Borrowed", "description": "test",
+                                                   "license": "CC-BY-4.0"})
+        assert [r.id for r in picked] == [1, 2]
+        assert picked[0].read_from_dataset == "tests/borrowed"
+    with timef.TimeFReader.open(release, sources_root=registry) as r:
+        assert r.manifest["files"]["time_series"] == []
+        assert sorted(r.record_ids()) == [1, 2]
+        after = [s.to_numpy() for i in (1, 2) for s in r.get(timef.Record, i).signals]
+        for x, y in zip(before, after):
+            if x.dtype != object:
+                assert np.asarray(x).tobytes() == np.asarray(y).tobytes()

@@ -60,8 +60,10 @@ class Dataset final : public Annotatable {
   void set_id_base(IdHighWater base) { id_base_ = base; }
 
   // Gives every object without an ID the next ID of its kind in write order (§4), keeping
-  // explicit IDs. Throws ValidationError (before changing anything) on a duplicate ID. Returns
-  // the new high-water marks.
+  // explicit IDs. A record, signal or task read from another dataset (read_from_dataset() is not
+  // this dataset_id) and not imported is a new object here (§4 "Other dataset"): its ID is
+  // replaced by a new one and it is marked as read from this dataset. Throws ValidationError
+  // (before changing anything) on a duplicate ID. Returns the new high-water marks.
   IdHighWater AssignIds();
   // max(id_base, every ID held), per kind: what the catalog stores in control_metadata.
   IdHighWater HighWater() const;

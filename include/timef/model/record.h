@@ -34,6 +34,13 @@ class Record final : public Annotatable, public std::enable_shared_from_this<Rec
   void set_metadata(Json metadata);
   const std::optional<ImportMarker>& import_marker() const { return import_marker_; }
   void set_import_marker(std::optional<ImportMarker> marker);
+  // The dataset_id of the release this object was read from (set by the reader); nullopt for an
+  // object built in memory. Written into another dataset without an import, the object is new
+  // there and gets a new ID (docs/format.md §4).
+  const std::optional<std::string>& read_from_dataset() const { return read_from_dataset_; }
+  void set_read_from_dataset(std::optional<std::string> dataset_id) {
+    read_from_dataset_ = std::move(dataset_id);
+  }
 
   // Root sources in caller order.
   const std::vector<std::shared_ptr<Source>>& sources() const { return sources_; }
@@ -52,6 +59,7 @@ class Record final : public Annotatable, public std::enable_shared_from_this<Rec
   std::optional<TimeInterval> time_span_;
   Json metadata_ = Json::object();
   std::optional<ImportMarker> import_marker_;
+  std::optional<std::string> read_from_dataset_;
   std::vector<std::shared_ptr<Source>> sources_;
 };
 

@@ -43,6 +43,13 @@ class Signal final : public Annotatable {
   void set_metadata(Json metadata);
   const std::optional<ImportMarker>& import_marker() const { return import_marker_; }
   void set_import_marker(std::optional<ImportMarker> marker);
+  // The dataset_id of the release this object was read from (set by the reader); nullopt for an
+  // object built in memory. Written into another dataset without an import, the object is new
+  // there and gets a new ID (docs/format.md §4).
+  const std::optional<std::string>& read_from_dataset() const { return read_from_dataset_; }
+  void set_read_from_dataset(std::optional<std::string> dataset_id) {
+    read_from_dataset_ = std::move(dataset_id);
+  }
 
   // The Source holding this signal, or null.
   std::shared_ptr<Source> source() const { return source_.lock(); }
@@ -84,6 +91,7 @@ class Signal final : public Annotatable {
   std::optional<std::string> source_id_;
   Json metadata_ = Json::object();
   std::optional<ImportMarker> import_marker_;
+  std::optional<std::string> read_from_dataset_;
   std::shared_ptr<const SignalValues> values_;
   std::weak_ptr<Source> source_;
 };

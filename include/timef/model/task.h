@@ -109,6 +109,13 @@ class Task final : public Annotatable {
   void set_metadata(Json metadata);
   const std::optional<ImportMarker>& import_marker() const { return import_marker_; }
   void set_import_marker(std::optional<ImportMarker> marker);
+  // The dataset_id of the release this object was read from (set by the reader); nullopt for an
+  // object built in memory. Written into another dataset without an import, the object is new
+  // there and gets a new ID (docs/format.md §4).
+  const std::optional<std::string>& read_from_dataset() const { return read_from_dataset_; }
+  void set_read_from_dataset(std::optional<std::string> dataset_id) {
+    read_from_dataset_ = std::move(dataset_id);
+  }
 
   // ---- per-type config: each setter raises ValidationError on a task of another type ----
   // classification: opaque vocabulary name.
@@ -150,6 +157,7 @@ class Task final : public Annotatable {
   std::vector<std::shared_ptr<Task>> from_tasks_;
   Json metadata_ = Json::object();
   std::optional<ImportMarker> import_marker_;
+  std::optional<std::string> read_from_dataset_;
   std::optional<std::string> target_schema_;
   std::optional<std::string> unit_;
   std::optional<std::string> target_name_;

@@ -37,6 +37,14 @@ class LazyTextList {
   virtual bool SameStoredValue(const LazyTextList& /*other*/) const { return false; }
 };
 
+// Where a loaded value is stored in a release. Opaque to the model: the reader attaches it to text
+// it loads eagerly and the writer recognises it, so that writing the value again reuses the stored
+// bytes instead of packing them again (docs/format.md §10.2). Holds no reader state.
+class StoredTextOrigin {
+ public:
+  virtual ~StoredTextOrigin() = default;
+};
+
 // UTF-8 text: inline, or lazy. Compares by content; unequal sizes compare unequal without a read.
 class Text {
  public:
@@ -46,6 +54,9 @@ class Text {
   Text(const char* value) : value_(value) {}             // NOLINT(google-explicit-constructor)
   // A value that `source` reads on demand. `source` must not be null.
   static Text Lazy(std::shared_ptr<const LazyText> source);
+  // Inline text that was read from storage at `origin` (not null): it behaves as inline text, and
+  // a writer still reuses the stored bytes.
+  static Text Loaded(std::string value, std::shared_ptr<const StoredTextOrigin> origin);
 
   // UTF-8 bytes; never reads.
   int64_t size() const;
@@ -58,6 +69,8 @@ class Text {
   const std::string* inline_value() const { return lazy_ ? nullptr : &value_; }
   // The lazy source, or null when inline.
   const std::shared_ptr<const LazyText>& lazy_source() const { return lazy_; }
+  // Where a Loaded() value was read from; null for lazy text and text given inline.
+  const std::shared_ptr<const StoredTextOrigin>& loaded_from() const { return loaded_from_; }
 
   friend bool operator==(const Text& a, const Text& b);
   friend bool operator==(const Text& a, std::string_view b);
@@ -65,6 +78,7 @@ class Text {
  private:
   std::string value_;
   std::shared_ptr<const LazyText> lazy_;
+  std::shared_ptr<const StoredTextOrigin> loaded_from_;
 };
 
 // A list of UTF-8 strings: inline, or lazy. Compares by content like Text.
@@ -75,6 +89,9 @@ class TextList {
       : values_(std::move(values)) {}
   TextList(std::initializer_list<std::string> values) : values_(values) {}
   static TextList Lazy(std::shared_ptr<const LazyTextList> source);
+  // Inline, read from storage at `origin` (not null); see Text::Loaded.
+  static TextList Loaded(std::vector<std::string> values,
+                         std::shared_ptr<const StoredTextOrigin> origin);
 
   // Number of elements; never reads.
   int64_t size() const;
@@ -83,6 +100,7 @@ class TextList {
   std::vector<std::string> Read() const;
   const std::vector<std::string>* inline_value() const { return lazy_ ? nullptr : &values_; }
   const std::shared_ptr<const LazyTextList>& lazy_source() const { return lazy_; }
+  const std::shared_ptr<const StoredTextOrigin>& loaded_from() const { return loaded_from_; }
 
   friend bool operator==(const TextList& a, const TextList& b);
   friend bool operator==(const TextList& a, const std::vector<std::string>& b);
@@ -90,6 +108,7 @@ class TextList {
  private:
   std::vector<std::string> values_;
   std::shared_ptr<const LazyTextList> lazy_;
+  std::shared_ptr<const StoredTextOrigin> loaded_from_;
 };
 
 }  // namespace timef::model
