@@ -52,13 +52,15 @@ class Composer {
 
   // Imports the parent's tasks `parent_task_ids`, in this order. Every input record of each must
   // have been imported under `alias` first (ValidationError naming the task and the record); the
-  // tasks then reference the child's copies. Registered annotations the tasks reference are
-  // registered in the child as inherited. A task with from_tasks is refused (ValidationError).
+  // tasks then reference the child's copies. Each task a task is built from (from_tasks) must be
+  // imported under `alias` before or in the same call (ValidationError otherwise); from_tasks then
+  // reference the child's copies. Registered annotations the tasks reference are registered in the
+  // child once, as inherited, however many calls reference them.
   std::vector<std::shared_ptr<model::Task>> ImportTasks(
       const std::string& alias, std::span<const std::int64_t> parent_task_ids);
   // The parent's tasks whose input records are all imported under `alias` (timef derive
   // --with-tasks), in task ID order; tasks that also reference records not imported (as
-  // candidates or targets) or that have from_tasks are skipped.
+  // candidates or targets) are skipped, and so are tasks built from a skipped task.
   std::vector<std::shared_ptr<model::Task>> ImportTasksOfImportedRecords(const std::string& alias);
 
   // Checks that no parent-owned data changed (metadata, names, sources, signals, values, inherited

@@ -16,8 +16,9 @@ struct Composer::Parent {
   Reader* reader = nullptr;
   std::set<std::int64_t> record_ids;  // parent IDs imported under this alias
   std::set<std::int64_t> task_ids;
-  // Imported records by parent ID, for tasks to reference.
+  // Imported records and tasks by parent ID, for tasks to reference.
   std::map<std::int64_t, std::shared_ptr<model::Record>> records;
+  std::map<std::int64_t, std::shared_ptr<model::Task>> tasks;
 };
 
 // One imported object with its parent-owned state at import.
@@ -185,9 +186,13 @@ std::vector<std::shared_ptr<model::Task>> Composer::ImportTasks(
                                   "' is not imported; import the records before their tasks");
       }
     }
-    if (!task->from_tasks().empty()) {
-      throw ValidationError({.object = task->Describe(), .where = "from_tasks"},
-                            "importing tasks built from other tasks is not supported yet");
+    for (const auto& from : task->from_tasks()) {
+      if (!parent.task_ids.contains(*from->id()) && !wanted.contains(*from->id())) {
+        throw ValidationError({.object = task->Describe(), .where = "from_tasks"},
+                              "task " + std::to_string(*from->id()) + " of '" + alias +
+                                  "' is not imported; import the tasks a task is built from "
+                                  "before it or in the same call");
+      }
     }
   }
   std::vector<std::shared_ptr<model::Record>> inputs;
@@ -203,6 +208,28 @@ std::vector<std::shared_ptr<model::Task>> Composer::ImportTasks(
   for (const auto& task : read) {
     if (wanted.contains(*task->id())) by_id[*task->id()] = task;
   }
+  // This read built new objects for the registered annotations that tasks imported by earlier
+  // calls reference; those were registered in the child then. The earlier tasks are read again in
+  // this graph (their inputs are imported), so their references map the new objects, position by
+  // position, to the ones the child holds: a registered annotation is registered once.
+  std::unordered_map<const model::Annotation*, std::shared_ptr<model::Annotation>> earlier;
+  for (const auto& task : read) {
+    auto it = parent.tasks.find(*task->id());
+    if (it == parent.tasks.end()) continue;
+    const model::Task& held = *it->second;
+    for (auto [now, then] : {std::pair{&task->input_annotations(), &held.input_annotations()},
+                             std::pair{&task->target_annotations(), &held.target_annotations()}}) {
+      for (size_t i = 0; i < now->size() && i < then->size(); ++i) {
+        earlier.emplace((*now)[i].get(), (*then)[i]);
+      }
+    }
+  }
+  auto held_or = [&earlier](std::vector<std::shared_ptr<model::Annotation>> refs) {
+    for (auto& a : refs) {
+      if (auto it = earlier.find(a.get()); it != earlier.end()) a = it->second;
+    }
+    return refs;
+  };
   std::unordered_set<const model::Annotation*> attached;
   for (const auto& [id, record] : parent.records) CollectAnnotations(*record, attached);
   for (const auto& r : child_.registered_annotations()) attached.insert(r.get());
@@ -213,6 +240,8 @@ std::vector<std::shared_ptr<model::Task>> Composer::ImportTasks(
     task->set_id(++next.max_task_id);
     task->set_import_marker(model::ImportMarker{alias, id});
     MarkInherited(*task, alias);
+    task->set_input_annotations(held_or(task->input_annotations()));
+    task->set_target_annotations(held_or(task->target_annotations()));
     for (const auto* refs : {&task->input_annotations(), &task->target_annotations()}) {
       for (const auto& a : *refs) {
         if (attached.insert(a.get()).second) {
@@ -223,9 +252,19 @@ std::vector<std::shared_ptr<model::Task>> Composer::ImportTasks(
     }
     child_.AddTask(task);
     parent.task_ids.insert(id);
+    parent.tasks[id] = task;
     imported_.push_back(std::make_unique<Imported>(
         Imported{.record = nullptr, .task = task, .owned = compose::ParentOwnedOf(*task)}));
     out.push_back(task);
+  }
+  // from_tasks point at the child's copies (imported before, or in this call).
+  for (const auto& task : out) {
+    std::vector<std::shared_ptr<model::Task>> from;
+    for (const auto& f : task->from_tasks()) {
+      from.push_back(
+          f->import_marker() && f->import_marker()->alias == alias ? f : parent.tasks.at(*f->id()));
+    }
+    task->set_from_tasks(std::move(from));
   }
   return out;
 }
@@ -236,15 +275,32 @@ std::vector<std::shared_ptr<model::Task>> Composer::ImportTasksOfImportedRecords
   if (parent.records.empty()) return {};
   // A plain ID query: the tasks it builds are only looked at, never imported.
   std::vector<std::int64_t> ids;
+  std::map<std::int64_t, std::shared_ptr<model::Task>> candidates;
   TaskQuery query;
   query.inputs = std::vector<std::int64_t>(parent.record_ids.begin(), parent.record_ids.end());
   for (const auto& task : parent.reader->ReadTasks(query)) {
-    if (UsesOnly(*task, parent.record_ids) && task->from_tasks().empty() &&
-        !parent.task_ids.contains(*task->id())) {
-      ids.push_back(*task->id());
+    if (UsesOnly(*task, parent.record_ids) && !parent.task_ids.contains(*task->id())) {
+      candidates[*task->id()] = task;
     }
   }
-  std::sort(ids.begin(), ids.end());
+  // A task built from tasks that are neither imported nor candidates is skipped, and with it the
+  // tasks built from it: drop until nothing changes.
+  for (bool dropped = true; dropped;) {
+    dropped = false;
+    for (auto it = candidates.begin(); it != candidates.end();) {
+      const bool complete = std::all_of(
+          it->second->from_tasks().begin(), it->second->from_tasks().end(), [&](const auto& f) {
+            return parent.task_ids.contains(*f->id()) || candidates.contains(*f->id());
+          });
+      if (complete) {
+        ++it;
+      } else {
+        it = candidates.erase(it);
+        dropped = true;
+      }
+    }
+  }
+  for (const auto& [id, task] : candidates) ids.push_back(id);
   return ImportTasks(alias, ids);
 }
 

@@ -303,5 +303,195 @@ TEST_F(ComposeTest, WriteReleaseWithParentsNeedsTheComposer) {
   EXPECT_THROW(WriteRelease(child, testing::FixtureCard(), root()), ValidationError);
 }
 
+// The fixture's tasks: classify (input: the first ECG record), answer (from classify), forecast
+// (from answer, input: vitals).
+struct FixtureTasks {
+  int64_t classify = 0, answer = 0, forecast = 0;
+  int64_t ecg_record = 0, vitals_record = 0;
+};
+FixtureTasks TasksOf(Reader& parent) {
+  FixtureTasks out;
+  for (const auto& t : parent.ReadTasks()) {
+    if (t->type() == model::TaskType::kClassification) out.classify = *t->id();
+    if (t->type() == model::TaskType::kAnswer) out.answer = *t->id();
+    if (t->type() == model::TaskType::kForecasting) {
+      out.forecast = *t->id();
+      out.vitals_record = *t->inputs().at(0)->id();
+    }
+    if (t->type() == model::TaskType::kClassification) out.ecg_record = *t->inputs().at(0)->id();
+  }
+  return out;
+}
+
+TEST_F(ComposeTest, TasksBuiltFromTasksImportWithThem) {
+  Reader parent = Reader::Open(root() / kParentDir);
+  const FixtureTasks ft = TasksOf(parent);
+  model::Dataset child("test/fromtasks", "1.0.0");
+  Composer composer(child);
+  composer.AddParent("fx", parent);
+  composer.ImportRecords("fx", std::vector<int64_t>{ft.ecg_record, ft.vitals_record});
+  // answer without classify: refused, nothing imported.
+  std::string what = What([&] { composer.ImportTasks("fx", std::vector<int64_t>{ft.answer}); });
+  EXPECT_NE(what.find("from_tasks"), std::string::npos) << what;
+  EXPECT_TRUE(child.tasks().empty());
+  // classify and answer in one call (answer first), forecast in a second call.
+  composer.ImportTasks("fx", std::vector<int64_t>{ft.answer, ft.classify});
+  composer.ImportTasks("fx", std::vector<int64_t>{ft.forecast});
+  ASSERT_EQ(child.tasks().size(), 3u);
+  const auto& answer = child.tasks()[0];
+  const auto& classify = child.tasks()[1];
+  const auto& forecast = child.tasks()[2];
+  ASSERT_EQ(answer->from_tasks().size(), 1u);
+  EXPECT_EQ(answer->from_tasks()[0], classify);  // the child's copy, not the parent's object
+  ASSERT_EQ(forecast->from_tasks().size(), 1u);
+  EXPECT_EQ(forecast->from_tasks()[0], answer);
+  const WriteResult w = composer.Write(testing::FixtureCard(), root(), Fast());
+
+  Reader read = Reader::Open(w.release_dir);
+  read.Verify();
+  std::map<int64_t, std::shared_ptr<model::Task>> by_parent;
+  for (const auto& t : read.ReadTasks()) by_parent[t->import_marker()->parent_id] = t;
+  ASSERT_EQ(by_parent.size(), 3u);
+  EXPECT_EQ(*by_parent.at(ft.answer)->from_tasks().at(0)->id(), *by_parent.at(ft.classify)->id());
+  EXPECT_EQ(*by_parent.at(ft.forecast)->from_tasks().at(0)->id(), *by_parent.at(ft.answer)->id());
+  EXPECT_EQ(by_parent.at(ft.answer)->prompt(), parent.GetTask(ft.answer)->prompt());
+}
+
+TEST_F(ComposeTest, WithTasksSkipsATaskWhoseFromTasksAreSkipped) {
+  Reader parent = Reader::Open(root() / kParentDir);
+  const FixtureTasks ft = TasksOf(parent);
+  {
+    // Only vitals: forecast's input is imported, but it is built from answer, whose input is not.
+    model::Dataset child("test/skipfrom", "1.0.0");
+    Composer composer(child);
+    composer.AddParent("fx", parent);
+    composer.ImportRecords("fx", std::vector<int64_t>{ft.vitals_record});
+    EXPECT_TRUE(composer.ImportTasksOfImportedRecords("fx").empty());
+  }
+  model::Dataset child("test/allfrom", "1.0.0");
+  Composer composer(child);
+  composer.AddParent("fx", parent);
+  composer.ImportRecords("fx", std::vector<int64_t>{ft.ecg_record, ft.vitals_record});
+  std::vector<int64_t> parents;
+  for (const auto& t : composer.ImportTasksOfImportedRecords("fx")) {
+    parents.push_back(t->import_marker()->parent_id);
+  }
+  std::sort(parents.begin(), parents.end());
+  std::vector<int64_t> expected{ft.classify, ft.answer, ft.forecast};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(parents, expected);
+}
+
+TEST_F(ComposeTest, ARegisteredAnnotationIsRegisteredOnceAcrossImportCalls) {
+  model::Dataset p("test/registered", "1.0.0");
+  auto record = p.AddRecord();
+  auto spec = model::Spec::Make({.spec_type = "ecg", .name = "ECG lead", .unit = "mV"});
+  record->AddSource("s")->AddSignal(
+      std::make_shared<model::Signal>("lead_I", spec, model::TimeAxis::RegularFromRate(100),
+                                      model::ValueArray::Of(std::vector<float>(100, 0.25f))));
+  auto label = p.RegisterAnnotation(
+      std::make_shared<model::AnnotationContent>("label", model::AnnotationValue::OfText("AF")));
+  for (int i = 0; i < 2; ++i) {
+    auto task = p.AddTask(model::TaskType::kClassification);
+    task->AddInput(record);
+    task->set_input_annotations({label});
+    task->AddTarget(model::TaskTarget::OfText(i == 0 ? "AF" : "SR"));
+  }
+  const WriteResult pw = WriteRelease(p, testing::FixtureCard(), root(), Fast());
+
+  Reader parent = Reader::Open(pw.release_dir);
+  model::Dataset child("test/registeredchild", "1.0.0");
+  Composer composer(child);
+  composer.AddParent("reg", parent);
+  composer.ImportRecords("reg", std::vector<int64_t>{1});
+  composer.ImportTasks("reg", std::vector<int64_t>{1});
+  composer.ImportTasks("reg", std::vector<int64_t>{2});
+  ASSERT_EQ(child.registered_annotations().size(), 1u);
+  ASSERT_EQ(child.tasks().size(), 2u);
+  EXPECT_EQ(child.tasks()[0]->input_annotations().at(0),
+            child.tasks()[1]->input_annotations().at(0));
+  const WriteResult w = composer.Write(testing::FixtureCard(), root(), Fast());
+  Reader read = Reader::Open(w.release_dir);
+  std::unique_ptr<model::Dataset> back = read.Read();
+  ASSERT_EQ(back->registered_annotations().size(), 1u);
+  EXPECT_EQ(back->registered_annotations()[0]->inherited_from(), std::optional<std::string>("reg"));
+  ASSERT_EQ(back->tasks().size(), 2u);
+  EXPECT_EQ(back->tasks()[0]->input_annotations().at(0),
+            back->tasks()[1]->input_annotations().at(0));
+}
+
+// §4 "Other dataset": objects read from one dataset and written into another without an import
+// are new there; their stored values are still reused by reference.
+TEST_F(ComposeTest, ObjectsFromAnotherDatasetGetNewIds) {
+  Reader parent = Reader::Open(root() / kParentDir);
+  const FixtureTasks ft = TasksOf(parent);
+  model::Dataset other("test/other", "1.0.0");
+  const auto vitals = parent.GetRecord(ft.vitals_record);
+  const auto ecg = parent.GetRecord(ft.ecg_record);
+  EXPECT_EQ(vitals->read_from_dataset(), std::optional<std::string>("test/fixture"));
+  other.AddRecord(vitals);
+  other.AddRecord(ecg);
+  auto own = other.AddRecord();
+  own->set_id(7);  // an explicit ID of an in-memory object stays
+  const auto task = parent.GetTask(ft.classify);
+  task->set_inputs({ecg});
+  other.AddTask(task);
+  const WriteResult w = WriteRelease(other, testing::FixtureCard(), root(), Fast());
+  // Numbered like new objects, in write order, around the explicit 7.
+  EXPECT_EQ(*vitals->id(), 8);
+  EXPECT_EQ(*ecg->id(), 9);
+  EXPECT_EQ(*task->id(), 1);
+  EXPECT_EQ(vitals->read_from_dataset(), std::optional<std::string>("test/other"));
+  EXPECT_TRUE(w.manifest.files.time_series.empty());  // every value reused from the fixture
+  EXPECT_TRUE(w.manifest.payload_sources.contains("test/fixture@1.0.0"));
+
+  Reader read = Reader::Open(w.release_dir);
+  read.Verify();
+  std::vector<int64_t> ids = read.RecordIds();
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(ids, (std::vector<int64_t>{7, 8, 9}));
+  const auto back = read.GetRecord(9, LoadPlan::AllEager());
+  const auto original = parent.GetRecord(ft.ecg_record, LoadPlan::AllEager());
+  ASSERT_EQ(back->Signals().size(), original->Signals().size());
+  for (size_t i = 0; i < back->Signals().size(); ++i) {
+    EXPECT_EQ(*back->Signals()[i]->LoadValues(), *original->Signals()[i]->LoadValues());
+  }
+  // Written again into the same dataset, the objects keep the IDs they got there.
+  model::Dataset again("test/other", "1.1.0");
+  again.AddRecord(vitals);
+  WriteRelease(again, testing::FixtureCard(), root(), Fast());
+  EXPECT_EQ(*vitals->id(), 8);
+}
+
+// docs/format.md §10: a read that loaded its text eagerly still writes it by reference.
+TEST_F(ComposeTest, EagerlyLoadedTextAndValuesAreReusedNotRewritten) {
+  Reader base = Reader::Open(root() / kParentDir);
+  std::unique_ptr<model::Dataset> read = base.Read(LoadPlan::AllEager());
+  bool loaded_long_text = false;
+  for (const auto& t : read->tasks()) {
+    if (t->prompt() && t->prompt()->size() > 256) {
+      EXPECT_TRUE(t->prompt()->is_loaded());
+      EXPECT_NE(t->prompt()->loaded_from(), nullptr);
+      loaded_long_text = true;
+    }
+  }
+  ASSERT_TRUE(loaded_long_text);
+  model::Dataset copy("test/fixture", "2.0.0");
+  copy.set_id_base(read->id_base());
+  for (const auto& r : read->records()) copy.AddRecord(r);
+  for (const auto& t : read->tasks()) copy.AddTask(t);
+  for (const auto& a : read->registered_annotations()) copy.RegisterAnnotation(a);
+  const WriteResult w = WriteRelease(copy, testing::FixtureCard(), root(), Fast());
+  EXPECT_TRUE(w.manifest.files.time_series.empty());
+  EXPECT_TRUE(w.manifest.files.payloads.empty()) << "packed text or offsets were written again";
+  Reader back = Reader::Open(w.release_dir);
+  back.Verify();
+  TaskQuery eager;
+  eager.load = LoadPlan::AllEager();
+  for (const auto& t : back.ReadTasks(eager)) {
+    EXPECT_EQ(t->prompt(), base.GetTask(*t->id(), std::nullopt, LoadPlan::AllEager())->prompt());
+  }
+}
+
 }  // namespace
 }  // namespace timef
