@@ -181,6 +181,7 @@ void RunWrites(const SuiteOptions& o, CorpusKind kind, Json& results, Json& corp
                       {"note",
                        "timef and raw writes include generating the values in the loaders; "
                        "DuckDB's COPY starts from the values already in memory"}};
+  corpus_entry["write_seconds"] = seconds["timef"];
   results.push_back(MakeRow(corpus, "write", "s", false, seconds));
   results.push_back(MakeRow(corpus, "write_throughput", "MB/s", true, throughput));
   results.push_back(MakeRow(corpus, "write_peak_rss", "MiB", false, rss));
@@ -372,6 +373,21 @@ int Main(int argc, char** argv) {
       }
     };
     run_workloads("", false);
+    if (kind == CorpusKind::kEcg) {
+      // Composition on the written corpus: edit, derive and a pass through the child.
+      try {
+        for (Json& row : ComposeWorkloads(o, kind, entry["write_seconds"])) {
+          Log(corpus + " " + row["workload"].get<std::string>() + ": timef median " +
+              row["timef"]["median"].dump() + " " + row["unit"].get<std::string>() + ", ratio " +
+              row["ratio"].dump());
+          results.push_back(std::move(row));
+        }
+      } catch (const std::exception& e) {
+        Log(corpus + " compose FAILED: " + e.what());
+        entry["errors"].push_back(std::string("compose: ") + e.what());
+        ++failures;
+      }
+    }
     if (o.compare_catalog_block_size > 0) {
       // A/B/A on the same corpus in the same run: the written catalog, the copy with the other
       // block size, the written catalog again (restored byte for byte).

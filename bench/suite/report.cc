@@ -43,7 +43,7 @@ std::pair<std::string, int> Run(const std::string& command) {
   return {out, status};
 }
 
-Json SummaryOrNull(const Json& samples, const char* key) {
+Json SummaryOrNull(const Json& samples, const std::string& key) {
   if (!samples.contains(key) || !samples[key].is_array() || samples[key].empty()) return nullptr;
   return ToJson(Summarize(samples[key].get<std::vector<double>>()));
 }
@@ -119,9 +119,14 @@ Json MakeRow(const std::string& corpus, const std::string& workload, const std::
   if (row["timef"].is_null()) throw std::runtime_error(corpus + "/" + workload + ": no samples");
   row["peers"] = {{"duckdb", SummaryOrNull(samples, "duckdb")},
                   {"raw_mmap", SummaryOrNull(samples, "raw_mmap")}};
+  // Any other peer a workload measured (e.g. the parent's write beside an edit).
+  for (const auto& [peer, values] : samples.items()) {
+    if (peer != "timef" && peer != "extra" && !row["peers"].contains(peer)) {
+      row["peers"][peer] = SummaryOrNull(samples, peer);
+    }
+  }
   Json ratio = Json::object();
-  for (const char* peer : {"duckdb", "raw_mmap"}) {
-    const Json& p = row["peers"][peer];
+  for (const auto& [peer, p] : row["peers"].items()) {
     const double t = row["timef"]["median"].get<double>();
     if (p.is_null() || t <= 0 || p["median"].get<double>() <= 0) {
       ratio[peer] = nullptr;
@@ -149,14 +154,20 @@ std::string RenderMarkdown(const Json& report) {
      << " repeats, DuckDB threads " << p["duckdb_threads"].dump() << ", zstd level "
      << p["write_options"]["compression_level"].dump() << ". Ratios > 1 mean timef is better.\n\n";
   md << "| corpus | workload | unit | timef median (min–max) | DuckDB | raw mmap | vs DuckDB | vs "
-        "raw mmap |\n";
-  md << "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+        "raw mmap | other peers |\n";
+  md << "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
   for (const Json& row : report["results"]) {
+    std::string others;
+    for (const auto& [peer, summary] : row["peers"].items()) {
+      if (peer == "duckdb" || peer == "raw_mmap" || summary.is_null()) continue;
+      others += (others.empty() ? "" : "; ") + peer + " " + Cell(summary, false) + " (" +
+                Ratio(row["ratio"][peer]) + ")";
+    }
     md << "| " << row["corpus"].get<std::string>() << " | " << row["workload"].get<std::string>()
        << " | " << row["unit"].get<std::string>() << " | " << Cell(row["timef"], true) << " | "
        << Cell(row["peers"]["duckdb"], false) << " | " << Cell(row["peers"]["raw_mmap"], false)
        << " | " << Ratio(row["ratio"]["duckdb"]) << " | " << Ratio(row["ratio"]["raw_mmap"])
-       << " |\n";
+       << " | " << (others.empty() ? "–" : others) << " |\n";
   }
   md << "\nBytes per encoding (values shards against the raw float32 bytes they hold):\n\n";
   md << "| corpus | spec_type | encoding | raw MB | shard MB | shard/raw | catalog MB | payload MB "

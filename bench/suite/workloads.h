@@ -10,6 +10,7 @@
 
 #include "corpus/corpus.h"
 #include "timef/json.h"
+#include "timef/manifest.h"
 #include "timef/writer.h"
 
 namespace timef::bench {
@@ -61,6 +62,16 @@ Json DuckDbWriteOnce(const SuiteOptions& options, CorpusKind kind);
 Json GenerateOnce(const SuiteOptions& options, CorpusKind kind);
 // Bytes per file kind and per encoding of the written release, from its manifest and footers.
 Json MeasureSizes(const SuiteOptions& options, CorpusKind kind);
+// {"manifest", "control", "time_series": {"files", "bytes"}, "payloads": {...}}: the release's own
+// files (payload sources not included).
+Json FileKinds(const manifest::Manifest& m, const std::filesystem::path& release);
+
+// ---- composition (workloads_compose.cc), ECG: the written corpus is the parent ----
+// Rows for `results`: "edit" and "derive" (s, peer parent_write: the corpus write samples
+// `parent_write_seconds`), each with the bytes it wrote in extra; "scan_via_child" (MB/s, peer
+// via_parent: the same full pass through the parent, interleaved).
+std::vector<Json> ComposeWorkloads(const SuiteOptions& options, CorpusKind kind,
+                                   const Json& parent_write_seconds);
 
 // ---- reads (workloads_read.cc) ----
 Json OpenWorkload(const SuiteOptions& options, CorpusKind kind);

@@ -18,6 +18,8 @@ std::int64_t Sum(const std::vector<manifest::FilePart>& parts) {
   return total;
 }
 
+}  // namespace
+
 Json FileKinds(const manifest::Manifest& m, const std::filesystem::path& release) {
   return Json{
       {"manifest", std::filesystem::file_size(release / manifest::kManifestFileName)},
@@ -25,8 +27,6 @@ Json FileKinds(const manifest::Manifest& m, const std::filesystem::path& release
       {"time_series", {{"files", m.files.time_series.size()}, {"bytes", Sum(m.files.time_series)}}},
       {"payloads", {{"files", m.files.payloads.size()}, {"bytes", Sum(m.files.payloads)}}}};
 }
-
-}  // namespace
 
 CorpusPaths PathsFor(const SuiteOptions& options, CorpusKind kind) {
   const auto base = options.work_dir / std::string(ToString(kind));
