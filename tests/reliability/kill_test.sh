@@ -8,7 +8,8 @@
 # `timef verify` passes, that nothing but `*.tmp-*` staging directories was left behind, and that
 # the same write then succeeds. KILLS defaults to 24; CTest passes 16; the long run uses 200+.
 # Leftover staging directories are expected after a kill; removing them is `timef gc`'s job
-# (FORMAT.md §3.2: never automatic), which arrives with the registry.
+# (docs/format.md §3.3: never automatic): after each kill `timef gc --older-than 0` must remove
+# every one of them and leave a committed release verifying.
 set -u
 timef=$1
 scratch=$2
@@ -39,6 +40,7 @@ echo "one write takes ${duration_us} us; killing it at $kills points"
 outcome_none=0
 outcome_complete=0
 leftover_staging=0
+gc_removed=0
 for i in $(seq 1 "$kills"); do
   root=$scratch/root-$i
   mkdir -p "$root"
@@ -75,14 +77,31 @@ for i in $(seq 1 "$kills"); do
     outcome_none=$((outcome_none + 1))
   fi
 
-  # The same write succeeds afterwards, next to any leftovers, and the result verifies.
+  # timef gc removes every staging directory the kill left (of any release the writer was
+  # writing), and nothing else.
+  all_staging=$(find "$root" -mindepth 3 -maxdepth 3 -type d -name '*.tmp-*' | wc -l)
+  if [ "$all_staging" -gt 0 ] || [ -e "$release" ]; then
+    "$timef" gc "$root" --older-than 0 >"$scratch/gc-$i.out" 2>"$scratch/gc-$i.err" ||
+      { fail "kill $i: timef gc failed"; cat "$scratch/gc-$i.err" >&2; }
+    removed=$(grep -c '^removed ' "$scratch/gc-$i.out")
+    [ "$removed" -eq "$all_staging" ] ||
+      fail "kill $i: timef gc removed $removed directories, the kill left $all_staging"
+    left=$(find "$root" -name '*.tmp-*' | wc -l)
+    [ "$left" -eq 0 ] || fail "kill $i: $left staging paths left after timef gc"
+    if [ -e "$release" ]; then
+      "$timef" verify "$release" >/dev/null 2>&1 || fail "kill $i: the release does not verify after gc"
+    fi
+    gc_removed=$((gc_removed + removed))
+  fi
+
+  # The same write succeeds afterwards, and the result verifies.
   "${writer[@]}" "$root" >/dev/null 2>"$scratch/rerun-$i.err" ||
     { fail "kill $i: re-running the write failed"; cat "$scratch/rerun-$i.err" >&2; }
   "$timef" verify "$release" >/dev/null 2>&1 || fail "kill $i: the re-run release does not verify"
   rm -rf "$root"
 done
 echo "kills: $kills; no release: $outcome_none; complete release: $outcome_complete;" \
-  "staging directories left: $leftover_staging"
+  "staging directories left: $leftover_staging; removed by timef gc: $gc_removed"
 # The early kills must land before the commit, or the test proved nothing. (How many land after
 # it depends on the machine's load, so that count is reported, not asserted.)
 [ "$outcome_none" -gt 0 ] || fail "no kill landed before the commit"
