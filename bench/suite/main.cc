@@ -39,7 +39,7 @@ struct Args {
                "[--corpora ecg,tsqa,long,tasks] [--out DIR] [--work DIR] [--keep] "
                "[--repeats N] [--write-repeats N] [--seed N] [--duckdb-threads N] "
                "[--zstd-level N] [--page-size BYTES] [--threads N] "
-               "[--compare-catalog-block-size BYTES]\n";
+               "[--compare-catalog-block-size BYTES] [--workloads NAME,NAME...]\n";
   std::exit(code);
 }
 
@@ -93,6 +93,9 @@ Args ParseArgs(int argc, char** argv) {
       if (args.options.compare_catalog_block_size < 16384) {
         Usage("--compare-catalog-block-size < 16384");
       }
+    } else if (a == "--workloads") {
+      std::stringstream list(value());
+      for (std::string name; std::getline(list, name, ',');) args.options.workloads.insert(name);
     } else if (a == "--page-size") {
       // docs/format.md §7.3 leaves the data page target to the writer; this compares choices.
       args.options.write_options.data_page_target_bytes = std::stoll(value());
@@ -167,7 +170,7 @@ void RunWrites(const SuiteOptions& o, CorpusKind kind, Json& results, Json& corp
   // DuckDB writes the values of the last release (loaded into memory first, untimed).
   seconds["duckdb"] = Json::array();
   throughput["duckdb"] = Json::array();
-  for (int rep = 0; rep < o.write_repeats; ++rep) {
+  for (int rep = 0; rep < (o.Wants("write") ? o.write_repeats : 0); ++rep) {
     const Json d = RunInChild([&] { return DuckDbWriteOnce(o, kind); }).output;
     const double s = d["seconds"].get<double>();
     seconds["duckdb"].push_back(s);
@@ -356,6 +359,7 @@ int Main(int argc, char** argv) {
     auto run_workloads = [&](const std::string& suffix, bool catalog_only) {
       for (const Workload& w : WorkloadsFor(kind)) {
         const std::string name = std::string(w.name) + suffix;
+        if (!o.Wants(w.name)) continue;
         if (catalog_only && name.rfind("open", 0) != 0 && name.rfind("task_hydration", 0) != 0)
           continue;
         try {
@@ -373,7 +377,8 @@ int Main(int argc, char** argv) {
       }
     };
     run_workloads("", false);
-    if (kind == CorpusKind::kEcg) {
+    if (kind == CorpusKind::kEcg &&
+        (o.Wants("edit") || o.Wants("derive") || o.Wants("scan_via_child"))) {
       // Composition on the written corpus: edit, derive and a pass through the child.
       try {
         for (Json& row : ComposeWorkloads(o, kind, entry["write_seconds"])) {

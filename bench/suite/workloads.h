@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,12 @@ struct SuiteOptions {
   // copied into a file with these DuckDB blocks, the catalog workloads run again on it, then on
   // the written catalog restored (the library's own choice is not a knob). 0 = off.
   std::int64_t compare_catalog_block_size = 0;
+  // --workloads: only these read/compose workloads (and the DuckDB write peer only with "write");
+  // empty = all. The timef write always runs: every other workload reads what it wrote.
+  std::set<std::string> workloads;
+  bool Wants(const std::string& workload) const {
+    return workloads.empty() || workloads.contains(workload);
+  }
 };
 
 // Where one corpus lives in the scratch directory.
