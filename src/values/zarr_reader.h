@@ -2,7 +2,7 @@
 // zarr.json once, then only the shard files covering the window, their index once (CRC-32C
 // checked), and only the inner chunks the window needs. Besides what timef writes it reads plain
 // arrays whose chunks are `bytes` (+ `blosc`) without sharding, as zarr-python or zarrita write
-// them (docs/format.md §8.8). It never lists a directory: every file goes through the caller's
+// them (docs/format.md §8.5). It never lists a directory: every file goes through the caller's
 // resolve function, which refuses a file the manifest does not list.
 //
 // Arrays and shard indexes are opened on first use and kept. Not thread-safe: one ZarrReader per
