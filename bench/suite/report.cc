@@ -119,8 +119,11 @@ Json MakeRow(const std::string& corpus, const std::string& workload, const std::
   if (row["timef"].is_null()) throw std::runtime_error(corpus + "/" + workload + ": no samples");
   row["peers"] = {{"duckdb", SummaryOrNull(samples, "duckdb")},
                   {"raw_mmap", SummaryOrNull(samples, "raw_mmap")}};
+  // The Zarr workloads' peer: the same corpus on timef's Parquet backend.
+  if (samples.contains("parquet")) row["peers"]["parquet"] = SummaryOrNull(samples, "parquet");
   Json ratio = Json::object();
-  for (const char* peer : {"duckdb", "raw_mmap"}) {
+  for (const char* peer : {"duckdb", "raw_mmap", "parquet"}) {
+    if (!row["peers"].contains(peer)) continue;
     const Json& p = row["peers"][peer];
     const double t = row["timef"]["median"].get<double>();
     if (p.is_null() || t <= 0 || p["median"].get<double>() <= 0) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <list>
 
 #include "parquet/file_io.h"
 #include "timef/error.h"
@@ -11,6 +12,9 @@ namespace timef::values {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Decoded inner chunks kept per array (each at most chunk_max_bytes, 1 MiB by default).
+constexpr std::size_t kCachedChunks = 16;
 
 std::uint64_t Load64(const std::uint8_t* p) {
   std::uint64_t v = 0;
@@ -77,6 +81,9 @@ struct ZarrReader::OpenArray {
   zarr::ArrayMeta meta;
   std::int64_t step_elements = 1;  // elements per step (∏ shape[1:])
   std::map<std::int64_t, OpenShard> shards;
+  // The inner chunks decoded last, most recent first: an inner chunk holds many signals' steps
+  // (docs/format.md §8.3), and a scan in record order visits several of them in turn.
+  std::list<std::pair<std::int64_t, std::vector<std::uint8_t>>> cache;
 };
 
 ZarrReader::ZarrReader() = default;
@@ -112,11 +119,26 @@ std::vector<std::uint8_t> ZarrReader::ReadBytes(OpenArray& array, std::int64_t s
   const std::int64_t per_shard = meta.ChunksPerShard();
   const std::size_t chunk_bytes = static_cast<std::size_t>(meta.ChunkElements() * item);
   std::vector<std::uint8_t> out(static_cast<std::size_t>(n * step_bytes));
-  std::vector<std::uint8_t> decoded(chunk_bytes);
   std::vector<std::byte> frame;
   const std::int64_t first_chunk = start / chunk_steps;
   const std::int64_t last_chunk = n == 0 ? first_chunk - 1 : (start + n - 1) / chunk_steps;
   for (std::int64_t c = first_chunk; c <= last_chunk; ++c) {
+    const std::int64_t chunk_first = c * chunk_steps;
+    auto copy_out = [&](const std::vector<std::uint8_t>& decoded) {
+      const std::int64_t from = std::max(start, chunk_first);
+      const std::int64_t to = std::min(start + n, chunk_first + chunk_steps);
+      std::memcpy(out.data() + (from - start) * step_bytes,
+                  decoded.data() + (from - chunk_first) * step_bytes,
+                  static_cast<std::size_t>((to - from) * step_bytes));
+    };
+    auto hit = std::find_if(array.cache.begin(), array.cache.end(),
+                            [c](const auto& entry) { return entry.first == c; });
+    if (hit != array.cache.end()) {
+      array.cache.splice(array.cache.begin(), array.cache, hit);
+      copy_out(array.cache.front().second);
+      continue;
+    }
+    std::vector<std::uint8_t> decoded(chunk_bytes);
     const std::int64_t shard_index = c / per_shard;
     const std::int64_t inner = c % per_shard;
     auto [it, inserted] = array.shards.try_emplace(shard_index);
@@ -196,12 +218,9 @@ std::vector<std::uint8_t> ZarrReader::ReadBytes(OpenArray& array, std::int64_t s
       }
       ++stats_.inner_chunks_decoded;
     }
-    const std::int64_t chunk_first = c * chunk_steps;
-    const std::int64_t from = std::max(start, chunk_first);
-    const std::int64_t to = std::min(start + n, chunk_first + chunk_steps);
-    std::memcpy(out.data() + (from - start) * step_bytes,
-                decoded.data() + (from - chunk_first) * step_bytes,
-                static_cast<std::size_t>((to - from) * step_bytes));
+    copy_out(decoded);
+    array.cache.emplace_front(c, std::move(decoded));
+    if (array.cache.size() > kCachedChunks) array.cache.pop_back();
   }
   return out;
 }

@@ -5,7 +5,8 @@
 // them (docs/format.md §8.5). It never lists a directory: every file goes through the caller's
 // resolve function, which refuses a file the manifest does not list.
 //
-// Arrays and shard indexes are opened on first use and kept. Not thread-safe: one ZarrReader per
+// Arrays and shard indexes are opened on first use and kept, with the 16 inner chunks of each
+// array decoded last (each at most chunk_max_bytes). Not thread-safe: one ZarrReader per
 // reader (ReaderState locks around it).
 #pragma once
 

@@ -308,6 +308,17 @@ TEST_F(ZarrShardTest, AWindowOpensOnlyItsShardAndDecodesOnlyItsChunks) {
   EXPECT_EQ(reader.stats().inner_chunks_decoded, 2u);
 }
 
+TEST_F(ZarrShardTest, ConsecutiveSignalsInOneInnerChunkDecodeItOnce) {
+  ZarrReader reader;
+  DirResolver resolver{dir_.path()};
+  reader.Read("time_series.zarr/v", 0, 2, *spec_, resolver.Fn());
+  reader.Read("time_series.zarr/v", 2, 2, *spec_, resolver.Fn());
+  EXPECT_EQ(reader.stats().inner_chunks_decoded, 1u);
+  EXPECT_TRUE(reader.Read("time_series.zarr/v", 3, 3, *spec_, resolver.Fn()) ==
+              ValueArray::Of<double>({3.5, 4.5, 5.5}));
+  EXPECT_EQ(reader.stats().inner_chunks_decoded, 2u);  // chunk 0 from the cache, then chunk 1
+}
+
 TEST_F(ZarrShardTest, AnAbsentInnerChunkReadsAsTheFillValue) {
   Patch(0, 1, zarr::kAbsent, zarr::kAbsent, true);
   ZarrReader reader;
