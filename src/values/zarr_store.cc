@@ -290,6 +290,31 @@ ArrayMeta ParseArrayMeta(std::string_view text, const std::filesystem::path& fil
   } else {
     ChunkCodecs(codecs, meta, file, "codecs");
   }
+  // Bounds before anything is allocated from these numbers: a decoded chunk of at most 1 GiB, a
+  // shard index of at most 2^24 entries, and no product that overflows int64.
+  {
+    constexpr std::int64_t kMaxChunkBytes = std::int64_t{1} << 30;
+    std::int64_t bytes = meta.item_size;
+    for (std::int64_t d : meta.sharded ? meta.inner_shape : meta.chunk_shape) {
+      if (d > kMaxChunkBytes / bytes) Bad(file, "codecs", "a chunk would exceed 1 GiB");
+      bytes *= d;
+    }
+    std::int64_t per_shard = 1;
+    for (std::size_t i = 0; meta.sharded && i < meta.shape.size(); ++i) {
+      const std::int64_t n = meta.chunk_shape[i] / meta.inner_shape[i];
+      if (n > (std::int64_t{1} << 24) / per_shard) {
+        Bad(file, "codecs/0/configuration/chunk_shape", "more than 2^24 inner chunks per shard");
+      }
+      per_shard *= n;
+    }
+    std::int64_t elements = 1;
+    for (std::int64_t d : meta.shape) {
+      if (d != 0 && elements > std::numeric_limits<std::int64_t>::max() / 8 / d) {
+        Bad(file, "shape", "too large");
+      }
+      elements *= d;
+    }
+  }
   if (j.contains("dimension_names") && !j.at("dimension_names").is_null()) {
     const Json& names = j.at("dimension_names");
     if (!names.is_array() || names.size() != meta.shape.size()) {

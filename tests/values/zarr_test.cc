@@ -108,6 +108,25 @@ TEST(ZarrStore, SizesFollowTheBudgets) {
   EXPECT_EQ(l.shard_len, 1);
 }
 
+TEST(ZarrStore, RefusesMetadataOutsideWhatReadersAccept) {
+  const std::string good = R"({"zarr_format": 3, "node_type": "array", "shape": [10],
+    "data_type": "int16", "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4]}},
+    "fill_value": 0, "codecs": [{"name": "bytes"}]})";
+  EXPECT_EQ(zarr::ParseArrayMeta(good, "a").ChunkSteps(), 4);
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string text = good;
+    text.replace(text.find(from), from.size(), to);
+    return text;
+  };
+  for (const std::string& bad : {with("\"int16\"", "\"int64\""), with("[4]}", "[1099511627776]}"),
+                                 with("[{\"name\": \"bytes\"}]", "[{\"name\": \"transpose\"}]"),
+                                 with("\"fill_value\": 0", "\"fill_value\": 0.5"),
+                                 with("\"zarr_format\": 3", "\"zarr_format\": 2"), std::string("{"),
+                                 with("[10]", "[10, 3]")}) {
+    EXPECT_THROW(zarr::ParseArrayMeta(bad, "a"), FormatError) << bad;
+  }
+}
+
 TEST(ZarrWriter, RoundTripsEveryDtypeBitExact) {
   ScratchDir dir;
   std::vector<SignalInput> inputs;
