@@ -11,6 +11,10 @@ pkg_check_modules(SNAPPY REQUIRED IMPORTED_TARGET snappy)
 pkg_check_modules(LZ4 REQUIRED IMPORTED_TARGET liblz4)
 # Page CRC-32 with the PCLMUL/AVX folding of libdeflate (about 8x zlib's crc32 on 16 KiB pages).
 pkg_check_modules(DEFLATE REQUIRED IMPORTED_TARGET libdeflate)
+# The Zarr values plane (docs/format.md §8): blosc1 inner codec, ISA-L's CRC-32C (crc32_iscsi) for
+# shard indexes.
+pkg_check_modules(BLOSC REQUIRED IMPORTED_TARGET blosc)
+pkg_check_modules(ISAL REQUIRED IMPORTED_TARGET libisal)
 
 set(TIMEF_DUCKDB_VERSION 1.4.4)
 set(TIMEF_DUCKDB_DIR "${CMAKE_SOURCE_DIR}/third_party/duckdb" CACHE PATH "DuckDB header + library")
@@ -31,5 +35,5 @@ set(CMAKE_BUILD_RPATH "${TIMEF_DUCKDB_DIR}/lib")
 set(TIMEF_PUBLIC_DEP_TARGETS nlohmann_json::nlohmann_json)
 set(TIMEF_PRIVATE_DEP_TARGETS
   DuckDB::duckdb OpenSSL::Crypto fmt::fmt
-  PkgConfig::ZSTD PkgConfig::SNAPPY PkgConfig::LZ4 PkgConfig::DEFLATE ZLIB::ZLIB Threads::Threads)
+  PkgConfig::ZSTD PkgConfig::SNAPPY PkgConfig::LZ4 PkgConfig::DEFLATE PkgConfig::BLOSC PkgConfig::ISAL ZLIB::ZLIB Threads::Threads)
 set(TIMEF_DEP_TARGETS ${TIMEF_PUBLIC_DEP_TARGETS} ${TIMEF_PRIVATE_DEP_TARGETS})

@@ -19,7 +19,7 @@ DUCKDB_LIB_SHA256=1ef33048e12235115ac0d277a0aaccbb560e33248144f488b5ac005cd9ba81
 packages=(
   build-essential cmake pkg-config git clang lld
   libzstd-dev zstd libssl-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev libfmt-dev
-  libsnappy-dev zlib1g-dev liblz4-dev libdeflate-dev
+  libsnappy-dev zlib1g-dev liblz4-dev libdeflate-dev libblosc-dev libisal-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-jsonschema python3-numpy
   python3-dev python3-pybind11 python3-pytest python3-torch python3-pandas

@@ -224,6 +224,20 @@ std::vector<Workload> WorkloadsFor(CorpusKind kind) {
       [](const SuiteOptions& o, CorpusKind k) { return TaskHydrationWorkload(o, k, true); }};
   switch (kind) {
     case CorpusKind::kEcg:
+      // Then the same corpus on the Zarr backend against this Parquet release (docs/format.md §8).
+      return {open,
+              scan,
+              random,
+              random_object,
+              random_handle,
+              batched,
+              batched_object,
+              window,
+              verify,
+              {"zarr_write", "s", false, ZarrWriteWorkload},
+              {"zarr_scan", "MB/s", true, ZarrScanWorkload},
+              {"zarr_random_series", "µs", false, ZarrRandomSeriesWorkload},
+              {"zarr_window", "ms/window", false, ZarrWindowWorkload}};
     case CorpusKind::kTsqa:
       return {open,    scan,           random, random_object, random_handle,
               batched, batched_object, window, verify};

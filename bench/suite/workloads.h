@@ -94,6 +94,14 @@ Json BatchedRandomWorkload(const SuiteOptions& options, CorpusKind kind, SeriesP
 Json WindowWorkload(const SuiteOptions& options, CorpusKind kind);
 Json VerifyWorkload(const SuiteOptions& options, CorpusKind kind);
 
+// ---- the ECG corpus on Zarr against Parquet (workloads_zarr.cc) ----
+// zarr_write: {"timef": seconds per write, "extra": values bytes of both backends}; the read
+// workloads return the Zarr samples as "timef" and the Parquet release's as peer "parquet".
+Json ZarrWriteWorkload(const SuiteOptions& options, CorpusKind kind);
+Json ZarrScanWorkload(const SuiteOptions& options, CorpusKind kind);
+Json ZarrRandomSeriesWorkload(const SuiteOptions& options, CorpusKind kind);
+Json ZarrWindowWorkload(const SuiteOptions& options, CorpusKind kind);
+
 // ---- tasks (workloads_tasks.cc) ----
 // `iterate`: false = ReadTasks (one call), true = IterTasks batch by batch.
 Json TaskHydrationWorkload(const SuiteOptions& options, CorpusKind kind, bool iterate);

@@ -69,6 +69,20 @@ inline constexpr std::string_view kHelloWorldEditVersion = "1.1.0";
 WriteResult WriteHelloChild(const std::filesystem::path& root);
 WriteResult WriteHelloWorldEdit(const std::filesystem::path& root);
 
+// The Zarr demo (docs/format.md §8): timef/hello-zarr@1.0.0 holds hello-world's records and tasks
+// without its one str signal (the diary notes), plus record kSpectrogramRecordId with an N-D
+// float32 spectrogram (spec_type "spectrogram", value_shape kSpectrogramShape, dimension_names
+// "channel", "freq") of kSpectrogramSteps steps at 4 Hz. The nullable heart rate keeps its nulls.
+// HelloZarrWriteOptions() are hello-world's budgets with values_backend zarr.
+inline constexpr std::string_view kHelloZarrId = "timef/hello-zarr";
+inline constexpr std::string_view kHelloZarrVersion = "1.0.0";
+inline constexpr int64_t kSpectrogramRecordId = 5;
+inline constexpr int64_t kSpectrogramSteps = 64;
+inline constexpr std::array<int64_t, 2> kSpectrogramShape = {2, 8};
+std::unique_ptr<model::Dataset> BuildHelloZarr();
+manifest::Card HelloZarrCard();
+WriteOptions HelloZarrWriteOptions();
+
 // Small budgets (16 KiB chunks, 64 KiB row groups, 256 KiB shards) so the demo stays small but
 // exercises multi-chunk signals, multi-row-group shards and several shards.
 WriteOptions HelloWorldWriteOptions();

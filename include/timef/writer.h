@@ -43,6 +43,13 @@ struct WriteOptions {
   std::optional<manifest::ValueEncodingChoice> value_encoding;
   // Per spec_type, wins over the global choice (DECIDE, docs/format.md §7.5).
   std::map<std::string, manifest::ValueEncoding> value_encoding_by_spec;
+  // Where the values go (docs/format.md §7, §8): Parquet shards, or the Zarr v3 store
+  // `time_series.zarr/`, which also stores N-D specs (value_shape) but no str spec. Zarr uses
+  // chunk_max_bytes and shard_target_bytes and ignores the Parquet codec, level, row-group, page
+  // and encoding options.
+  manifest::ValuesBackend values_backend = manifest::ValuesBackend::kParquet;
+  // blosc level (0..9) of the Zarr inner chunks (docs/format.md §8.4).
+  int zarr_compression_level = 9;
   // Texts longer than this many UTF-8 bytes (lists: summed element bytes) go to payload files.
   std::int64_t text_pack_threshold_bytes = 256;
   // Re-check the staged catalog with the SQL audit before publishing (docs/format.md §3.3 step 6).

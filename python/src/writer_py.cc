@@ -74,6 +74,12 @@ void BindWriter(py::module_& m) {
             options.text_pack_threshold_bytes = value.cast<std::int64_t>();
           else if (k == "audit")
             options.audit = value.cast<bool>();
+          else if (k == "values_backend") {
+            const std::string name = value.cast<std::string>();
+            options.values_backend =
+                RequireName(manifest::ParseValuesBackend(name), "values_backend", name);
+          } else if (k == "zarr_compression_level")
+            options.zarr_compression_level = value.cast<int>();
           else
             throw ValidationError(ErrorSite{.object = "write options", .where = k},
                                   "unknown option");

@@ -29,8 +29,9 @@ struct HelloParts {
   std::shared_ptr<const model::AnnotationContent> synthetic;
 };
 
-// Adds the four records (and the dataset's own annotations) to `dataset`.
-HelloParts AddHelloRecords(model::Dataset& dataset);
+// Adds the four records (and the dataset's own annotations) to `dataset`; without `with_text`
+// the diary keeps only its mood labels (the Zarr demo stores no str signal).
+HelloParts AddHelloRecords(model::Dataset& dataset, bool with_text = true);
 
 // Adds the tasks: every task type, a from_tasks chain of four, long packed texts.
 void AddHelloTasks(model::Dataset& dataset, const HelloParts& parts);

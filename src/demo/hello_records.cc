@@ -231,18 +231,20 @@ void AddVitalsRecord(model::Dataset& dataset, HelloParts& parts) {
 }
 
 // Record 3: a diary without any timeline — free text and a mood label on one ordinal axis.
-void AddDiaryRecord(model::Dataset& dataset, HelloParts& parts) {
+void AddDiaryRecord(model::Dataset& dataset, HelloParts& parts, bool with_text) {
   auto record = dataset.AddRecord();
   auto diary = record->AddSource("diary");
   auto ordinal = TimeAxis::Ordinal();
-  AddSignal(*diary, "notes",
-            Spec::Make({.spec_type = "note",
-                        .name = "Diary entry",
-                        .dtype = DType::kStr,
-                        .modality = Modality::kText}),
-            ordinal,
-            ValueArray::Of<std::string>(
-                {"slept well", "", "coffee ☕ at 9", "felt dizzy — sat down", "walked 2 km"}));
+  if (with_text) {
+    AddSignal(*diary, "notes",
+              Spec::Make({.spec_type = "note",
+                          .name = "Diary entry",
+                          .dtype = DType::kStr,
+                          .modality = Modality::kText}),
+              ordinal,
+              ValueArray::Of<std::string>(
+                  {"slept well", "", "coffee ☕ at 9", "felt dizzy — sat down", "walked 2 km"}));
+  }
   AddSignal(*diary, "mood",
             Spec::Make({.spec_type = "mood",
                         .name = "Mood",
@@ -271,7 +273,7 @@ void AddGeneratedRecord(model::Dataset& dataset, HelloParts& parts) {
 
 }  // namespace
 
-HelloParts AddHelloRecords(model::Dataset& dataset) {
+HelloParts AddHelloRecords(model::Dataset& dataset, bool with_text) {
   HelloParts parts;
   parts.synthetic = Content("synthetic", AnnotationValue::OfBoolean(true));
   dataset.Annotate(Content("curation", AnnotationValue::OfText(kCurationText)));
@@ -279,7 +281,7 @@ HelloParts AddHelloRecords(model::Dataset& dataset) {
   dataset.Annotate(parts.synthetic);
   AddEcgRecord(dataset, parts);
   AddVitalsRecord(dataset, parts);
-  AddDiaryRecord(dataset, parts);
+  AddDiaryRecord(dataset, parts, with_text);
   AddGeneratedRecord(dataset, parts);
   parts.vocabulary = dataset.RegisterAnnotation(Content(
       "vocabulary", AnnotationValue::OfTextList(model::TextList({"normal", "af", "noise"}))));

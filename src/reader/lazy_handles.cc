@@ -42,9 +42,20 @@ model::ValueArray LazySignalValues::ReadSteps(std::int64_t begin, std::int64_t e
   for (const values::ChunkRef& chunk : chunks_) {
     const std::int64_t chunk_end = chunk_begin + chunk.n_values;
     if (chunk_end > begin && chunk_begin < end) {
-      model::ValueArray values = state_->ReadChunk(chunk, *spec_);
       const std::int64_t from = std::max(begin, chunk_begin) - chunk_begin;
       const std::int64_t to = std::min(end, chunk_end) - chunk_begin;
+      if (chunk.zarr) {
+        // A Zarr locator spans up to 2^30 steps: read only the window's steps (docs/format.md
+        // §8.7).
+        values::ChunkRef window = chunk;
+        window.row_group += from;
+        window.n_values = to - from;
+        parts.push_back(state_->ReadChunk(window, *spec_));
+        if (chunk_end >= end) break;
+        chunk_begin = chunk_end;
+        continue;
+      }
+      model::ValueArray values = state_->ReadChunk(chunk, *spec_);
       if (from == 0 && to == chunk.n_values) {
         parts.push_back(std::move(values));
       } else {

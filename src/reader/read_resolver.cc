@@ -42,7 +42,9 @@ std::shared_ptr<const model::SignalValues> ReadResolver::Values(
   const std::string what = "signal_chunks.value_path (" + signal.Describe() + ")";
   for (const ChunkLocator& l : chunks) {
     std::filesystem::path file = state_->ResolveFile(l, what);
-    refs.push_back(values::ChunkRef{std::move(file), l.value_path, l.major, *l.minor, l.n_values});
+    const bool zarr = !l.minor.has_value();  // ResolveFile let only a Zarr locator lack a row
+    refs.push_back(values::ChunkRef{std::move(file), l.value_path, l.major, l.minor.value_or(0),
+                                    l.n_values, zarr, l.payload_source});
   }
   auto lazy = std::make_shared<const LazySignalValues>(state_, signal.spec(), std::move(refs),
                                                        std::move(chunks));

@@ -7,6 +7,7 @@
 #include "reader/lazy_handles.h"
 #include "reader/read_resolver.h"
 #include "timef/error.h"
+#include "values/zarr_store.h"
 
 namespace timef {
 namespace fs = std::filesystem;
@@ -81,9 +82,6 @@ fs::path ReaderState::Resolve(const std::optional<std::string>& payload_source,
       }
       source = &it->second;
     }
-    if (values_file && path.starts_with("time_series.zarr/")) {
-      return "'" + path + "' is a Zarr locator; this reader reads Parquet values only";
-    }
     if (values_file && missing_row) {
       return "the Parquet locator of '" + path + "' has no row index (chunk_minor_index)";
     }
@@ -104,6 +102,18 @@ fs::path ReaderState::Resolve(const std::optional<std::string>& payload_source,
 }
 
 fs::path ReaderState::ResolveFile(const ChunkLocator& locator, const std::string& what) const {
+  if (locator.value_path.starts_with(values::zarr::kStorePrefix)) {
+    // docs/format.md §8.6: a Zarr locator names an array; its zarr.json must be listed (or
+    // pinned), and every other file is checked when the read needs it.
+    if (locator.minor) {
+      throw FormatError({.file = release_dir_ / manifest::kControlFileName, .where = what},
+                        "the Zarr locator of '" + locator.value_path +
+                            "' has a row index (chunk_minor_index must be NULL)");
+    }
+    return Resolve(locator.payload_source, locator.value_path + "/zarr.json", StoredFile::kValues,
+                   false, what)
+        .parent_path();
+  }
   return Resolve(locator.payload_source, locator.value_path, StoredFile::kValues,
                  !locator.minor.has_value(), what);
 }
@@ -118,6 +128,13 @@ fs::path ReaderState::ResolveFile(const TextLocator& locator, const std::string&
 
 model::ValueArray ReaderState::ReadChunk(const values::ChunkRef& chunk, const model::Spec& spec) {
   std::lock_guard lock(files_mutex_);
+  if (chunk.zarr) {
+    const std::string what = "Zarr store file of '" + chunk.value_path + "'";
+    return zarr_.Read(
+        chunk.value_path, chunk.row_group, chunk.n_values, spec, [&](const std::string& relative) {
+          return Resolve(chunk.payload_source, relative, StoredFile::kValues, false, what);
+        });
+  }
   return chunks_.Read(chunk, spec);
 }
 
@@ -185,8 +202,33 @@ std::vector<StoredFilePin> ReaderState::PinsOf(const std::vector<ChunkLocator>& 
         previous->value_path == l.value_path) {
       continue;
     }
-    pins.push_back(PinOf(l.payload_source, l.value_path));
     previous = &l;
+    if (l.value_path.starts_with(values::zarr::kStorePrefix)) {
+      // A Zarr array is pinned as every file of it and of its validity array (docs/format.md
+      // §8.6): the files its storing release lists under those prefixes.
+      const std::map<std::string, manifest::FilePart>& listed =
+          l.payload_source ? sources_.at(*l.payload_source).values : own_parts_;
+      const std::string release = StoringRef(l.payload_source);
+      const std::string store(values::zarr::kStorePrefix);
+      const std::string validity = values::zarr::ValidityPathOf(l.value_path) + "/";
+      bool uses_validity = false;
+      for (const std::string& prefix : {l.value_path + "/", validity}) {
+        for (auto it = listed.lower_bound(prefix);
+             it != listed.end() && it->first.starts_with(prefix); ++it) {
+          pins.push_back(StoredFilePin{release, it->second});
+          uses_validity |= prefix == validity;
+        }
+      }
+      // And the groups above them (the §5.8 DECIDE: root, and _validity when used).
+      for (const std::string& group : {store + "zarr.json", store + "_validity/zarr.json"}) {
+        if (group.ends_with("_validity/zarr.json") && !uses_validity) continue;
+        if (auto it = listed.find(group); it != listed.end()) {
+          pins.push_back(StoredFilePin{release, it->second});
+        }
+      }
+      continue;
+    }
+    pins.push_back(PinOf(l.payload_source, l.value_path));
   }
   auto key = [](const StoredFilePin& p) { return std::tie(p.release, p.part.path); };
   std::sort(pins.begin(), pins.end(),
@@ -200,13 +242,15 @@ std::vector<StoredFilePin> ReaderState::PinsOf(const std::vector<ChunkLocator>& 
 ReaderCounters ReaderState::counters() const {
   std::lock_guard lock(files_mutex_);
   const values::ChunkReaderStats v = chunks_.stats();
+  const values::ZarrReaderStats z = zarr_.stats();
   const payload::PayloadReaderStats p = payloads_.stats();
+  // Zarr: files are zarr.json and shard files, and an inner chunk counts as a decoded page.
   return ReaderCounters{.catalog_opens = catalog_opens_,
                         .catalog_requests = catalog_requests_,
                         .signals_indexed = signal_index_.size(),
-                        .values_files_opened = v.files_opened,
-                        .chunks_read = v.chunks_read,
-                        .data_pages_decoded = v.pages.data_pages_decoded,
+                        .values_files_opened = v.files_opened + z.files_opened,
+                        .chunks_read = v.chunks_read + z.chunks_read,
+                        .data_pages_decoded = v.pages.data_pages_decoded + z.inner_chunks_decoded,
                         .payload_files_opened = p.files_opened,
                         .payload_values_read = p.values_read};
 }
@@ -249,6 +293,7 @@ void ReaderState::Close() {
   if (catalog_) catalog_->Close();
   std::lock_guard lock(files_mutex_);
   chunks_.Clear();
+  zarr_.Clear();
   payloads_.Clear();
   text_cache_.Clear();
 }

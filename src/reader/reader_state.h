@@ -31,6 +31,7 @@
 #include "timef/manifest.h"
 #include "timef/reader.h"
 #include "values/chunk_reader.h"
+#include "values/zarr_reader.h"
 
 namespace timef {
 
@@ -60,7 +61,9 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   // The one place a locator becomes a file: an own file when payload_source is NULL, else a pin of
   // that payload source, in the source's directory (docs/format.md §9.2). FormatError naming
   // `what` (table.column and object) for a payload_source that is not a payload_sources key, a
-  // file neither listed nor pinned, a Zarr chunk locator or a Parquet chunk without a row index.
+  // file neither listed nor pinned, or a Parquet chunk without a row index. A Zarr chunk locator
+  // resolves to its array directory once the array's zarr.json is listed (docs/format.md §8.6);
+  // ReadChunk checks each further store file it opens the same way.
   std::filesystem::path ResolveFile(const ChunkLocator& locator, const std::string& what) const;
   std::filesystem::path ResolveFile(const OffsetsLocator& locator, const std::string& what) const;
   std::filesystem::path ResolveFile(const TextLocator& locator, const std::string& what) const;
@@ -111,6 +114,7 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   // Guards the members below it up to the counters.
   mutable std::mutex files_mutex_;
   values::ChunkReader chunks_;
+  values::ZarrReader zarr_;
   payload::PayloadReader payloads_;
   TextCache text_cache_{kTextCacheBytes};
   std::uint64_t catalog_opens_ = 0;

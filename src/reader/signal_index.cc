@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "timef/error.h"
+#include "values/zarr_store.h"
 
 namespace timef {
 
@@ -10,7 +11,8 @@ std::uint32_t SignalIndex::FileIndex(const ChunkLocator& locator, const Resolve&
   auto key = std::make_pair(locator.payload_source, locator.value_path);
   auto it = file_index_.find(key);
   if (it != file_index_.end()) return it->second;
-  File file{resolve(locator), locator.value_path};
+  File file{resolve(locator), locator.value_path,
+            locator.value_path.starts_with(values::zarr::kStorePrefix), locator.payload_source};
   const auto index = static_cast<std::uint32_t>(files_.size());
   files_.push_back(std::move(file));
   file_index_.emplace(std::move(key), index);
@@ -36,6 +38,15 @@ void SignalIndex::Add(catalog::SignalLocatorRow&& row, const Resolve& resolve) {
     // Resolving first lets the one resolve function name a Zarr or unlisted file; the row index
     // is checked here as well because a file already indexed is not resolved again.
     const std::uint32_t file = FileIndex(locator, resolve);
+    if (files_[file].zarr) {
+      if (locator.minor || locator.major < 0) {
+        throw FormatError({.object = "signal_chunks", .where = "chunk_minor_index"},
+                          "a Zarr locator of signal " + std::to_string(row.signal_id) +
+                              " has a row index or a negative start");
+      }
+      chunks_.push_back(CompactChunk{file, 0, locator.major, locator.n_values});
+      continue;
+    }
     if (!locator.minor) {
       throw FormatError(
           {.object = "signal_chunks", .where = "chunk_minor_index"},
@@ -48,8 +59,8 @@ void SignalIndex::Add(catalog::SignalLocatorRow&& row, const Resolve& resolve) {
                             std::to_string(locator.major) + ", row " +
                             std::to_string(*locator.minor) + " is outside 0..2^32-1");
     }
-    chunks_.push_back(CompactChunk{file, static_cast<std::uint32_t>(locator.major),
-                                   static_cast<std::uint32_t>(*locator.minor), locator.n_values});
+    chunks_.push_back(CompactChunk{file, static_cast<std::uint32_t>(*locator.minor), locator.major,
+                                   locator.n_values});
   }
   entries_[row.signal_id] = entry;
 }
@@ -65,7 +76,8 @@ std::vector<values::ChunkRef> SignalIndex::ChunkRefs(const Entry& entry) const {
   for (std::uint64_t i = entry.first_chunk; i < entry.first_chunk + entry.n_chunks; ++i) {
     const CompactChunk& c = chunks_[i];
     const File& file = files_[c.file];
-    out.push_back(values::ChunkRef{file.path, file.value_path, c.row_group, c.row, c.n_values});
+    out.push_back(values::ChunkRef{file.path, file.value_path, c.major, c.row, c.n_values,
+                                   file.zarr, file.payload_source});
   }
   return out;
 }

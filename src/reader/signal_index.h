@@ -54,13 +54,15 @@ class SignalIndex {
  private:
   struct CompactChunk {  // 24 bytes
     std::uint32_t file = 0;
-    std::uint32_t row_group = 0;
-    std::uint32_t row = 0;
+    std::uint32_t row = 0;   // Parquet: row in the row group; Zarr: unused
+    std::int64_t major = 0;  // Parquet: row group; Zarr: first step on axis 0
     std::int64_t n_values = 0;
   };
   struct File {
-    std::filesystem::path path;
+    std::filesystem::path path;  // Parquet: the shard; Zarr: the array directory
     std::string value_path;
+    bool zarr = false;
+    std::optional<std::string> payload_source;
   };
   std::uint32_t FileIndex(const ChunkLocator& locator, const Resolve& resolve);
   std::uint32_t SpecIndex(std::shared_ptr<const model::Spec> spec);

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -18,13 +19,17 @@
 namespace timef::values {
 
 // A located chunk: the file to read (absolute or relative to the working directory) and the
-// name it has in the catalog (for messages).
+// name it has in the catalog (for messages). A Zarr chunk (docs/format.md §8.6) names the array:
+// `file` is its directory, `row_group` the first step on axis 0, `row` unused, and
+// `payload_source` the storing release whose manifest lists the array's files.
 struct ChunkRef {
   std::filesystem::path file;
   std::string value_path;
   std::int64_t row_group = 0;
   std::int64_t row = 0;
   std::int64_t n_values = 0;
+  bool zarr = false;
+  std::optional<std::string> payload_source;
 };
 
 struct ChunkReaderStats {

@@ -19,17 +19,23 @@ namespace {
 
 }  // namespace
 
-void CheckInputs(const std::vector<SignalInput>& inputs) {
+void CheckInputs(const std::vector<SignalInput>& inputs, manifest::ValuesBackend backend) {
   std::set<std::int64_t> ids;
   std::map<std::string, const model::Spec*> specs;
   for (const SignalInput& input : inputs) {
     if (!ids.insert(input.signal_id).second) Reject(input, "signal_id", "appears twice");
     if (input.spec == nullptr) Reject(input, "spec", "is missing");
-    if (!input.spec->value_shape.empty()) {
+    if (backend == manifest::ValuesBackend::kParquet && !input.spec->value_shape.empty()) {
       Reject(input, "spec",
              "spec_type '" + input.spec->spec_type +
                  "' has a value_shape; the Parquet values plane stores scalar specs only (use "
                  "Zarr)");
+    }
+    if (backend == manifest::ValuesBackend::kZarr && input.spec->dtype == model::DType::kStr) {
+      Reject(input, "spec",
+             "spec_type '" + input.spec->spec_type +
+                 "' has dtype str, which the Zarr values plane does not store (docs/format.md "
+                 "§8.2)");
     }
     if (input.n_values < 0) Reject(input, "n_values", "is negative");
     if (!input.load) Reject(input, "load", "no loader");
@@ -51,10 +57,10 @@ void CheckLoaded(const SignalInput& input, const model::ValueArray* values) {
   if (values->holds_enum_labels()) {
     Reject(input, "values", "enum values must be conformed to codes before writing");
   }
-  if (values->size() != input.n_values) {
+  if (values->size() != input.n_values * spec.StepWidth()) {
     Reject(input, "values",
-           "holds " + std::to_string(values->size()) +
-               " values, expected n_values = " + std::to_string(input.n_values));
+           "holds " + std::to_string(values->size()) + " values, expected n_values = " +
+               std::to_string(input.n_values) + " steps of " + std::to_string(spec.StepWidth()));
   }
   if (values->has_validity() &&
       static_cast<std::int64_t>(values->validity().size()) != input.n_values) {

@@ -8,13 +8,15 @@
 
 namespace timef::values {
 
-// ValidationError for a missing or value-shaped spec, a negative n_values, a missing loader, a
-// duplicate signal_id, or two specs of one spec_type that differ.
-void CheckInputs(const std::vector<SignalInput>& inputs);
+// ValidationError for a missing spec, a negative n_values, a missing loader, a duplicate signal_id,
+// two specs of one spec_type that differ, and what the backend cannot store: a value-shaped spec
+// on Parquet (docs/format.md §7.1), a str spec on Zarr (§8.2).
+void CheckInputs(const std::vector<SignalInput>& inputs,
+                 manifest::ValuesBackend backend = manifest::ValuesBackend::kParquet);
 
 // ValidationError unless `values` (what `input`'s loader returned) is a conformed array of the
-// spec's dtype with n_values steps: enum as codes within the categories, validity of the right
-// size and nulls only in a nullable spec.
+// spec's dtype with n_values steps (n_values × StepWidth() scalars): enum as codes within the
+// categories, validity of the right size and nulls only in a nullable spec.
 void CheckLoaded(const SignalInput& input, const model::ValueArray* values);
 
 }  // namespace timef::values

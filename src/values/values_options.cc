@@ -32,6 +32,10 @@ void ValidateValuesOptions(const ValuesOptions& options) {
     Reject("compression_level",
            "zstd level must be 1..22, got " + std::to_string(options.compression_level));
   }
+  if (options.zarr_compression_level < 0 || options.zarr_compression_level > 9) {
+    Reject("zarr_compression_level",
+           "blosc level must be 0..9, got " + std::to_string(options.zarr_compression_level));
+  }
   if (options.compression_threads < 1 || options.compression_threads > 256) {
     Reject("threads", "must be 1..256, got " + std::to_string(options.compression_threads));
   }

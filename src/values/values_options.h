@@ -1,4 +1,4 @@
-// Options of the Parquet values plane (docs/format.md §7.3–§7.5) with the format's defaults.
+// Options of the values plane (docs/format.md §7.3–§7.5, §8) with the format's defaults.
 #pragma once
 
 #include <cstdint>
@@ -24,9 +24,15 @@ struct ValuesOptions {
   manifest::ValueEncodingChoice value_encoding = manifest::ValueEncodingChoice::kAuto;
   // DECIDE §7.4: per-spec_type override, wins over `value_encoding` for that spec_type.
   std::map<std::string, manifest::ValueEncoding> value_encoding_by_spec;
+  // Where the values go: Parquet shards (§7) or the Zarr v3 store (§8, which ignores the Parquet
+  // codec, level, row-group, page and encoding options above).
+  manifest::ValuesBackend backend = manifest::ValuesBackend::kParquet;
+  // blosc level of the Zarr inner chunks, 0..9 (docs/format.md §8.4).
+  int zarr_compression_level = 9;
 };
 
-// Throws ValidationError naming the option (sizes ≥ 1, codec zstd/uncompressed, level 1..22).
+// Throws ValidationError naming the option (sizes ≥ 1, codec zstd/uncompressed, level 1..22,
+// Zarr level 0..9).
 void ValidateValuesOptions(const ValuesOptions& options);
 
 }  // namespace timef::values

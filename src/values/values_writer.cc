@@ -17,6 +17,7 @@
 #include "values/encoding_decision.h"
 #include "values/input_checks.h"
 #include "values/shard_writer.h"
+#include "values/zarr_writer.h"
 
 namespace timef::values {
 namespace {
@@ -171,6 +172,9 @@ class ValuesSession {
 ValuesResult WriteValues(const std::filesystem::path& release_dir, std::vector<SignalInput> inputs,
                          const ValuesOptions& options,
                          const std::function<void(const ShardEvent&)>& on_shard) {
+  if (options.backend == manifest::ValuesBackend::kZarr) {
+    return WriteZarrValues(release_dir, std::move(inputs), options, on_shard);
+  }
   ValidateValuesOptions(options);
   CheckInputs(inputs);
   std::set<std::string> seen;

@@ -29,7 +29,7 @@ namespace timef::values {
 struct SignalInput {
   std::int64_t signal_id = 0;
   std::string name;
-  std::shared_ptr<const model::Spec> spec;  // scalar spec (value_shape empty), else ValidationError
+  std::shared_ptr<const model::Spec> spec;  // Parquet: scalar (value_shape empty); Zarr: not str
   std::int64_t n_values = 0;                // timesteps
   // Returns the conformed values (dtype of the spec, n_values steps, enum as codes). Called once.
   std::function<std::shared_ptr<const model::ValueArray>()> load;
@@ -59,10 +59,11 @@ struct ValuesResult {
 };
 
 // Writes every input's values under `release_dir` (the staging directory; `time_series/` is
-// created when at least one shard is written). Throws ValidationError for bad input or options
-// (before any file is written where it can be known up front), whatever a loader throws, and
-// FileError for I/O failures. On failure files already written stay: the caller removes the
-// staging directory.
+// created when at least one shard is written). With options.backend kZarr this is
+// WriteZarrValues (zarr_writer.h), which writes `time_series.zarr/` instead. Throws ValidationError
+// for bad input or options (before any file is written where it can be known up front), whatever a
+// loader throws, and FileError for I/O failures. On failure files already written stay: the caller
+// removes the staging directory.
 ValuesResult WriteValues(const std::filesystem::path& release_dir, std::vector<SignalInput> inputs,
                          const ValuesOptions& options,
                          const std::function<void(const ShardEvent&)>& on_shard = {});

@@ -32,6 +32,8 @@ values::ValuesOptions ToValuesOptions(const WriteOptions& options,
   out.value_encoding =
       options.value_encoding.value_or(card_choice.value_or(manifest::ValueEncodingChoice::kAuto));
   out.value_encoding_by_spec = options.value_encoding_by_spec;
+  out.backend = options.values_backend;
+  out.zarr_compression_level = options.zarr_compression_level;
   values::ValidateValuesOptions(out);
   return out;
 }

@@ -71,7 +71,7 @@ std::vector<std::shared_ptr<model::Signal>> AllSignals(const model::Dataset& dat
 // What this writer cannot store yet is refused before the disk is touched.
 void CheckWritable(const model::Dataset& dataset,
                    const std::vector<std::shared_ptr<model::Signal>>& signals,
-                   const writer::Provenance* provenance) {
+                   const writer::Provenance* provenance, manifest::ValuesBackend backend) {
   if (!dataset.parents().empty() && provenance == nullptr) {
     throw ValidationError({.object = dataset.Describe(), .where = "parents"},
                           "a dataset with parents is written through timef::Composer, which "
@@ -97,10 +97,16 @@ void CheckWritable(const model::Dataset& dataset,
       throw ValidationError({.object = signal->Describe(), .where = "values"},
                             "no values, loader or values source was set");
     }
-    if (!signal->spec()->value_shape.empty()) {
+    if (backend == manifest::ValuesBackend::kParquet && !signal->spec()->value_shape.empty()) {
       throw ValidationError({.object = signal->Describe(), .where = "spec.value_shape"},
                             "the parquet values backend stores scalar specs only (spec_type '" +
-                                signal->spec()->spec_type + "')");
+                                signal->spec()->spec_type +
+                                "'); write it with values_backend zarr");
+    }
+    if (backend == manifest::ValuesBackend::kZarr && signal->spec()->dtype == model::DType::kStr) {
+      throw ValidationError({.object = signal->Describe(), .where = "spec.dtype"},
+                            "the zarr values backend stores no str spec (spec_type '" +
+                                signal->spec()->spec_type + "', docs/format.md §8.2)");
     }
   }
 }
@@ -155,7 +161,7 @@ WriteResult Write(model::Dataset& dataset, manifest::Card card, const fs::path& 
   dataset.AssignIds();
   const model::DerivedSchema schema = dataset.Validate();
   const std::vector<std::shared_ptr<model::Signal>> signals = AllSignals(dataset);
-  CheckWritable(dataset, signals, provenance);
+  CheckWritable(dataset, signals, provenance, options.values_backend);
 
   // 2. Never overwrite a committed version.
   if (writer::HoldsCommittedRelease(release_dir)) {
@@ -201,7 +207,7 @@ WriteResult Write(model::Dataset& dataset, manifest::Card card, const fs::path& 
   m.metadata = card;
   m.schema = writer::ManifestSchema(schema);
   m.counts = writer::ManifestCounts(summary.counts);
-  m.values_backend = manifest::ValuesBackend::kParquet;
+  m.values_backend = options.values_backend;
   m.value_encoding = stored.encodings;
   m.build_env = writer::CurrentBuildEnv();
   m.payload_sources = reuse.PayloadSources();

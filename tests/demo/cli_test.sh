@@ -278,4 +278,27 @@ run cat_unknown 1 cat "$release" --signal 9999
 expect_in cat_unknown "$scratch/cat_unknown.err" "9999"
 expect_error_lines cat_unknown
 
+# ---- hello-zarr (docs/format.md §8): info, verify and cat on the Zarr backend ----
+zarr=$registry/timef/hello-zarr/1.0.0
+expect_in demo "$scratch/demo.err" "wrote timef/hello-zarr@1.0.0"
+[ -f "$zarr/time_series.zarr/zarr.json" ] || fail "demo: no Zarr store in $zarr"
+run zarr_info 0 info "$zarr"
+for text in "values       zarr backend" "arrays (13)" "time_series.zarr/spectrogram " \
+    "time_series.zarr/_validity/heart_rate" "spectrogram/c/0/0/0"; do
+  expect_in zarr_info "$scratch/zarr_info.out" "$text"
+done
+expect_in info "$scratch/info.out" "values       parquet backend"
+run zarr_verify 0 verify "$zarr"
+run zarr_cat 0 cat "$zarr" --signal 14 --steps 63:70
+[ "$(head -1 "$scratch/zarr_cat.out")" = "step,offset_us,value[2x8]" ] ||
+  fail "zarr_cat: header $(head -1 "$scratch/zarr_cat.out")"
+[ "$(wc -l <"$scratch/zarr_cat.out")" = 2 ] || fail "zarr_cat: expected the header and step 63"
+grep -qE '^63,15750000,"\[\[[^]]+\],\[[^]]+\]\]"$' "$scratch/zarr_cat.out" ||
+  fail "zarr_cat: step 63 is not two lists: $(tail -1 "$scratch/zarr_cat.out")"
+run zarr_cat_null 0 cat "$zarr" --signal 5 --steps 3:4 --format json
+expect_in zarr_cat_null "$scratch/zarr_cat_null.out" '"value":null'
+run zarr_edit 0 edit "$zarr" --version 1.0.1 --values-backend zarr --remove-records 3
+run zarr_edit_bad 2 edit "$zarr" --version 1.0.2 --values-backend hdf5
+expect_error_lines zarr_edit_bad
+
 finish "dataset CLI"

@@ -28,3 +28,13 @@ def test_write_then_read(tmp_path):
     assert "record 1: 12 leads, 5000 samples, millivolt" in printed
     assert "signal 1, steps 0-500: 500 values" in printed
     assert "8 tasks: ['answer', 'classification']" in printed
+
+
+def test_spectrogram_on_zarr(tmp_path):
+    printed = run("write_spectrogram_zarr.py", tmp_path).splitlines()
+    release = printed[0]
+    assert release == str(tmp_path / "examples" / "spectrogram-zarr" / "1.0.0")
+    assert printed[1] == "backend zarr, window shape (4, 2, 8)"
+    with timef.TimeFReader.open(release) as r:
+        hr = r.get(timef.Signal, 2).to_numpy()
+        assert list(hr.mask.nonzero()[0]) == [5, 6, 40]

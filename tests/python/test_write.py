@@ -158,3 +158,26 @@ def test_progress_is_reported(tmp_path):
     timef.write(ds, release_dir=tmp_path / "r", card=CARD,
                 progress=lambda stage, done, total, shard: stages.append(stage))
     assert stages[-1] == "done" and "values" in stages
+
+
+def test_zarr_backend_stores_nd_values_and_nulls(tmp_path):
+    ds = timef.Dataset("tests/py-zarr", "1.0.0")
+    src = ds.add_record().add_source("s")
+    spec = timef.Spec("img", dtype="float32", value_shape=[2, 8],
+                      dimension_names=["channel", "freq"])
+    frames = np.arange(3 * 16, dtype=np.float32).reshape(3, 2, 8)
+    frames[1, 0, 3] = np.nan
+    frames[2, 1, 7] = -0.0
+    src.add_signal(timef.Signal("spectrogram", spec, timef.TimeAxis.ordinal(), frames))
+    release = timef.write(ds, tmp_path, card=CARD, values_backend="zarr",
+                          zarr_compression_level=5)
+    assert (tmp_path / "tests/py-zarr/1.0.0/time_series.zarr/img/zarr.json").exists()
+    with timef.TimeFReader.open(release) as r:
+        assert r.manifest["values_backend"] == "zarr"
+        signal = r.get(timef.Signal, ds.records[0].signals[0].id)
+        back = signal.to_numpy()
+        assert back.shape == (3, 2, 8)
+        assert back.tobytes() == frames.tobytes()
+        assert list(signal.spec.dimension_names) == ["channel", "freq"]
+    with pytest.raises(timef.ValidationError):
+        timef.write(ds, tmp_path, card=CARD, values_backend="hdf5")

@@ -332,7 +332,9 @@ TEST(ContractsTest, ReadStepsOfAnEmptyWindowDecodesNothing) {
   EXPECT_EQ(after.values_files_opened, before.values_files_opened);
 }
 
-TEST(ContractsTest, AZarrLocatorSaysZarr) {
+// A Parquet release whose catalog points at a Zarr array it does not store: the error names the
+// array's zarr.json, which the manifest does not list (docs/format.md §8.6).
+TEST(ContractsTest, AZarrLocatorOfAnUnlistedArrayNamesItsZarrJson) {
   auto w = Write();
   const std::int64_t lead = *w->fixture.lead->id();
   TamperCatalog(w->result.release_dir,
@@ -342,11 +344,14 @@ TEST(ContractsTest, AZarrLocatorSaysZarr) {
                  std::to_string(lead) + ")"});
   Reader reader = Reader::Open(w->result.release_dir);
   const std::string hydrated = FormatErrorMessage([&] { reader.GetSignal(lead); });
-  EXPECT_TRUE(Contains(hydrated, "Zarr")) << hydrated;
+  EXPECT_TRUE(Contains(hydrated,
+                       "'time_series.zarr/ecg/zarr.json', which the manifest does not "
+                       "list"))
+      << hydrated;
   EXPECT_TRUE(Contains(hydrated, "signal_chunks")) << hydrated;
   Reader fresh = Reader::Open(w->result.release_dir);
   const std::string indexed = FormatErrorMessage([&] { fresh.GetSignalValues(lead); });
-  EXPECT_TRUE(Contains(indexed, "Zarr")) << indexed;
+  EXPECT_TRUE(Contains(indexed, "time_series.zarr/ecg/zarr.json")) << indexed;
 }
 
 // ---- messages ----

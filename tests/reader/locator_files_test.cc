@@ -87,7 +87,7 @@ class ResolveFileTest : public ::testing::Test {
   ResolveFileTest() : state_("/releases/acme/child/1.0.0", Manifest(), ReaderOptions{}) {}
   static manifest::Manifest Manifest() {
     manifest::Manifest m;
-    m.files.time_series = {{std::string(kShard), "", 0}};
+    m.files.time_series = {{std::string(kShard), "", 0}, {"time_series.zarr/ok/zarr.json", "", 0}};
     m.files.payloads = {{std::string(kText), "", 0}};
     return m;
   }
@@ -108,6 +108,10 @@ TEST_F(ResolveFileTest, OwnListedFilesResolveUnderTheRelease) {
   EXPECT_EQ(state_.ResolveFile(ChunkLocator{.value_path = std::string(kShard), .minor = 0}, "x"),
             dir / kShard);
   EXPECT_EQ(state_.ResolveFile(TextLocator{.file = std::string(kText)}, "x"), dir / kText);
+  // A Zarr locator names an array: it resolves to the array directory once its zarr.json is
+  // listed (docs/format.md §8.6).
+  EXPECT_EQ(state_.ResolveFile(ChunkLocator{.value_path = "time_series.zarr/ok"}, "x"),
+            dir / "time_series.zarr/ok");
 }
 
 TEST_F(ResolveFileTest, EveryLocatorThatCannotBeReadIsOneFormatError) {
@@ -115,7 +119,9 @@ TEST_F(ResolveFileTest, EveryLocatorThatCannotBeReadIsOneFormatError) {
       ChunkLocator{
           .payload_source = std::string(kBase), .value_path = std::string(kShard), .minor = 0},
       "payload_source 'acme/base@1.0.0'");
-  ExpectError(ChunkLocator{.value_path = "time_series.zarr/ecg"}, "Zarr");
+  ExpectError(ChunkLocator{.value_path = "time_series.zarr/ecg"},
+              "'time_series.zarr/ecg/zarr.json', which the manifest does not list");
+  ExpectError(ChunkLocator{.value_path = "time_series.zarr/ok", .minor = 0}, "Zarr locator");
   ExpectError(ChunkLocator{.value_path = std::string(kShard)}, "no row index");
   ExpectError(ChunkLocator{.value_path = "time_series/part-00000009.parquet", .minor = 0},
               "does not list");

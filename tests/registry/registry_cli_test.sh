@@ -44,7 +44,7 @@ expect_in ls "$scratch/ls.out" "DATASET"
 expect_in ls "$scratch/ls.out" "timef/hello-world"
 expect_in ls "$scratch/ls.out" "latest"
 expect_not_in ls "$scratch/ls.out" "tmp-"
-expect_lines ls "$scratch/ls.out" 4
+expect_lines ls "$scratch/ls.out" 5  # header, hello-child, hello-world 1.0.0 and 1.1.0, hello-zarr
 run ls_json 0 ls --root "$root" --format json
 /usr/bin/python3 - "$scratch/ls_json.out" <<'PY' || fail "ls_json: bad JSON rows"
 import json, sys
@@ -52,7 +52,8 @@ rows = [json.loads(line) for line in open(sys.argv[1])]
 got = [(r["dataset"], r["version"], r["latest"], r["payload_sources"]) for r in rows]
 assert got == [("timef/hello-child", "1.0.0", True, ["timef/hello-world@1.0.0"]),
                ("timef/hello-world", "1.0.0", False, []),
-               ("timef/hello-world", "1.1.0", True, ["timef/hello-world@1.0.0"])], got
+               ("timef/hello-world", "1.1.0", True, ["timef/hello-world@1.0.0"]),
+               ("timef/hello-zarr", "1.0.0", True, [])], got
 assert all(r["records"] > 0 and r["own_bytes"] > 0 for r in rows), rows
 PY
 run ls_missing 1 ls "$scratch/absent"

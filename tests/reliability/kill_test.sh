@@ -62,6 +62,8 @@ for i in $(seq 1 "$kills"); do
       # The composed demo releases written after hello-world 1.0.0, committed or staged.
       "$root/timef/hello-child" | "$root/timef/hello-child/1.0.0" | "$root/timef/hello-child/1.0.0"*) ;;
       "$root/timef/hello-world/1.1.0" | "$root/timef/hello-world/1.1.0"*) ;;
+      # The Zarr demo release, written last (committed or staged).
+      "$root/timef/hello-zarr" | "$root/timef/hello-zarr/1.0.0" | "$root/timef/hello-zarr/1.0.0"*) ;;
       *) fail "kill $i (${delay_us} us): unexpected path left behind: ${path#"$root"/}" ;;
     esac
   done < <(find "$root" -mindepth 0)

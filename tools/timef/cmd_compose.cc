@@ -24,6 +24,7 @@ struct EditArgs {
   std::string release;
   std::string version;
   std::vector<int64_t> remove_records;
+  std::string values_backend = "parquet";
 };
 
 struct DeriveArgs {
@@ -32,7 +33,22 @@ struct DeriveArgs {
   std::string alias;
   std::vector<int64_t> records;  // empty = every record
   bool with_tasks = false;
+  std::string values_backend = "parquet";
 };
+
+// Write options with --values-backend (parquet or zarr, docs/format.md §8) applied.
+WriteOptions BackendOptions(const std::string& backend) {
+  WriteOptions options;
+  options.values_backend = *manifest::ParseValuesBackend(backend);  // checked by CLI11
+  return options;
+}
+
+void AddBackendOption(CLI::App& cmd, std::string& backend) {
+  cmd.add_option("--values-backend", backend,
+                 "Backend of the values this release writes itself: parquet (default) or zarr "
+                 "(N-D specs, no str)")
+      ->check(CLI::IsMember({"parquet", "zarr"}));
+}
 
 // Where the new release goes: --root / $TIMEF_ROOT, else the registry holding `reader`'s release.
 fs::path OutputRoot(const Reader& reader) {
@@ -79,7 +95,8 @@ int RunEdit(const EditArgs& args) {
                args.remove_records.size(), tasks.size());
   }
   ProgressBar bar;  // draws only when stderr is a terminal
-  const WriteResult written = edit.Write(root, WithProgress(bar));
+  const WriteResult written =
+      edit.Write(root, WithProgress(bar, BackendOptions(args.values_backend)));
   bar.Finish();
   PrintWritten(written);
   return kExitOk;
@@ -108,7 +125,8 @@ int RunDerive(const DeriveArgs& args) {
   card.parents.clear();
   card.name = card.name + " (derived)";
   ProgressBar bar;
-  const WriteResult written = composer.Write(card, root, WithProgress(bar));
+  const WriteResult written =
+      composer.Write(card, root, WithProgress(bar, BackendOptions(args.values_backend)));
   bar.Finish();
   PrintWritten(written);
   return kExitOk;
@@ -130,6 +148,7 @@ void RegisterComposeCommands(CLI::App& app, Action& action) {
                    "Record IDs to remove (1,2,...), with the tasks that use them")
       ->delimiter(',')
       ->check(IdNumber());
+  AddBackendOption(*edit_cmd, edit->values_backend);
   AddRootOption(*edit_cmd);
   edit_cmd->callback([&action, edit] { action = [edit] { return RunEdit(*edit); }; });
 
@@ -147,6 +166,7 @@ void RegisterComposeCommands(CLI::App& app, Action& action) {
   derive_cmd->add_flag("--with-tasks", derive->with_tasks,
                        "Also import the tasks whose inputs are all imported records");
   AddRootOption(*derive_cmd);
+  AddBackendOption(*derive_cmd, derive->values_backend);
   derive_cmd->callback([&action, derive] { action = [derive] { return RunDerive(*derive); }; });
 }
 

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <utility>
 
@@ -64,6 +65,18 @@ void WriteComposedDemo(const std::filesystem::path& registry) {
 
 }  // namespace
 
+// Writes timef/hello-zarr@1.0.0 on the Zarr values backend unless it is committed.
+void WriteZarrDemo(const std::filesystem::path& registry) {
+  const std::filesystem::path dir =
+      registry / std::string(demo::kHelloZarrId) / std::string(demo::kHelloZarrVersion);
+  if (std::filesystem::exists(dir / manifest::kManifestFileName)) return;
+  auto dataset = demo::BuildHelloZarr();
+  const WriteResult result =
+      WriteRelease(*dataset, demo::HelloZarrCard(), registry, demo::HelloZarrWriteOptions());
+  fmt::print(stderr, "wrote {}: {} files, {} (values_backend zarr)\n", result.manifest.Ref(),
+             OwnFiles(result.manifest).size(), FormatBytes(TotalSize(OwnFiles(result.manifest))));
+}
+
 int RunDemo(const std::string& registry) {
   const std::filesystem::path release = std::filesystem::path(registry) /
                                         std::string(demo::kHelloWorldId) /
@@ -73,6 +86,7 @@ int RunDemo(const std::string& registry) {
     fmt::print(stderr, "{}@{} is already committed\n", demo::kHelloWorldId,
                demo::kHelloWorldVersion);
     WriteComposedDemo(registry);
+    WriteZarrDemo(registry);
     fmt::print("{}\n", release.string());
     return kExitOk;
   }
@@ -84,6 +98,7 @@ int RunDemo(const std::string& registry) {
   fmt::print(stderr, "wrote {}: {} files, {}\n", result.manifest.Ref(),
              OwnFiles(result.manifest).size(), FormatBytes(TotalSize(OwnFiles(result.manifest))));
   WriteComposedDemo(registry);
+  WriteZarrDemo(registry);
   fmt::print("{}\n", result.release_dir.string());
   return kExitOk;
 }
@@ -107,6 +122,8 @@ int RunInfo(const std::string& path) {
              c.records, c.sources, c.signals, c.axes, c.signal_chunks);
   fmt::print("annotations  {} contents, {} occurrences\n", c.annotation_contents,
              c.annotation_occurrences);
+  fmt::print("values       {} backend, {} own files\n", ToString(m.values_backend),
+             m.files.time_series.size());
 
   int64_t n_tasks = 0;
   for (const auto& [type, count] : c.tasks) n_tasks += count;
@@ -137,6 +154,35 @@ int RunInfo(const std::string& path) {
                                             : Cell::Str(std::string(ToString(encoding->second)))});
   }
   specs.Flush();
+
+  if (m.values_backend == manifest::ValuesBackend::kZarr) {
+    // One row per array of the store (docs/format.md §8): its path, files and bytes.
+    std::map<std::string, std::pair<int64_t, int64_t>> arrays;
+    for (const manifest::FilePart& part : m.files.time_series) {
+      const std::string_view path = part.path;
+      const size_t at = path.rfind("/zarr.json");
+      if (at == std::string_view::npos || at + 10 != path.size()) continue;
+      const std::string array(path.substr(0, at));
+      if (array == "time_series.zarr" || array == "time_series.zarr/_validity") continue;
+      arrays[array] = {0, 0};
+    }
+    for (const manifest::FilePart& part : m.files.time_series) {
+      for (auto& [array, files_bytes] : arrays) {
+        if (part.path.starts_with(array + "/")) {
+          files_bytes.first += 1;
+          files_bytes.second += part.size;
+        }
+      }
+    }
+    fmt::print("\narrays ({})\n", arrays.size());
+    Table table({{"array"}, {"files", true}, {"size", true}}, OutputFormat::kText,
+                {.header = false, .indent = 2});
+    for (const auto& [array, files_bytes] : arrays) {
+      table.Add({Cell::Str(array), Cell::Int(files_bytes.first),
+                 Cell::Str(FormatBytes(files_bytes.second))});
+    }
+    table.Flush();
+  }
 
   const std::vector<manifest::FilePart> own = OwnFiles(m);
   fmt::print("\nfiles ({}, total {})\n", own.size(), FormatBytes(TotalSize(own)));

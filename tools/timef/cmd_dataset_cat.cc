@@ -48,8 +48,26 @@ std::string JsonScalar(const model::ValueArray& values, int64_t index, const mod
   return text;
 }
 
+// Scalars [first, first + ∏ shape[dim:]) of `values` as nested lists following shape[dim:].
+void AppendNested(const model::ValueArray& values, int64_t first, const model::Spec& spec,
+                  size_t dim, std::string& out) {
+  const std::vector<int64_t>& shape = spec.value_shape;
+  int64_t inner = 1;
+  for (size_t d = dim + 1; d < shape.size(); ++d) inner *= shape[d];
+  out += '[';
+  for (int64_t k = 0; k < shape[dim]; ++k) {
+    if (k > 0) out += ',';
+    if (dim + 1 == shape.size()) {
+      out += JsonScalar(values, first + k, spec);
+    } else {
+      AppendNested(values, first + k * inner, spec, dim + 1, out);
+    }
+  }
+  out += ']';
+}
+
 // The value of step `step` of `values` (StepWidth() scalars per step); a shaped step renders
-// as a list.
+// as nested lists in the spec's value_shape ([2, 8] → two lists of eight).
 std::string StepValue(const model::ValueArray& values, int64_t step, const model::Spec& spec,
                       bool json) {
   const int64_t width = spec.StepWidth();
@@ -58,12 +76,8 @@ std::string StepValue(const model::ValueArray& values, int64_t step, const model
     return json ? JsonScalar(values, step, spec)
                 : CsvCell(FormatScalar(values, step, spec), IsTextual(values.dtype()));
   }
-  std::string list = "[";
-  for (int64_t k = 0; k < width; ++k) {
-    if (k > 0) list += ',';
-    list += JsonScalar(values, step * width + k, spec);
-  }
-  list += ']';
+  std::string list;
+  AppendNested(values, step * width, spec, 0, list);
   return json ? list : CsvCell(list, /*is_text=*/true);
 }
 
@@ -99,7 +113,16 @@ int RunCat(const CatArgs& args) {
 
   const bool json = args.format == "json";
   const bool timed = !axis.is_ordinal();
-  if (!json) fmt::print("{}\n", timed ? "step,offset_us,value" : "step,value");
+  // A shaped spec names its shape in the CSV header: value[2x8] for value_shape [2, 8].
+  std::string value_header = "value";
+  if (!spec.value_shape.empty()) {
+    value_header += '[';
+    for (size_t d = 0; d < spec.value_shape.size(); ++d) {
+      value_header += (d > 0 ? "x" : "") + std::to_string(spec.value_shape[d]);
+    }
+    value_header += ']';
+  }
+  if (!json) fmt::print("{}{}\n", timed ? "step,offset_us," : "step,", value_header);
   for (int64_t i = 0; i < steps; ++i) {
     const int64_t step = first + i;
     const std::string value = StepValue(values, i, spec, json);
