@@ -54,6 +54,10 @@ struct LegacyDataset {
 LegacyDataset ReadLegacy(const std::filesystem::path& legacy_dir,
                          const LegacyReadOptions& options = {});
 
+// The FileParts the legacy manifest at `legacy_dir` lists, in manifest order (records,
+// annotations, time_series_index, tasks, time_series).
+std::vector<manifest::FilePart> LegacyFiles(const std::filesystem::path& legacy_dir);
+
 // Hashes every file the legacy manifest lists; FileError naming the first file that is missing or
 // whose size or checksum differs.
 void VerifyLegacy(const std::filesystem::path& legacy_dir);

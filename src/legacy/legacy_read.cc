@@ -938,6 +938,10 @@ LegacyDataset ReadLegacy(const fs::path& legacy_dir, const LegacyReadOptions& op
   return LegacyBuilder(legacy_dir, options).Build();
 }
 
+std::vector<manifest::FilePart> LegacyFiles(const fs::path& legacy_dir) {
+  return legacy::ReadLegacyManifest(legacy_dir).AllFiles();
+}
+
 void VerifyLegacy(const fs::path& legacy_dir) {
   const LegacyManifest m = legacy::ReadLegacyManifest(legacy_dir);
   for (const manifest::FilePart& part : m.AllFiles()) {

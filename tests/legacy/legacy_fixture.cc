@@ -2,6 +2,7 @@
 
 #include <duckdb.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -258,11 +259,14 @@ class Generator {
       }
       // The stated row order, kept by a table and one thread (which also makes DuckDB cut row
       // groups at exactly 2048 rows).
+      if (o_.edit_sql) select = o_.edit_sql("shard/" + std::to_string(shard), std::move(select));
       duck_.Exec(
           "CREATE OR REPLACE TABLE shard AS SELECT * EXCLUDE (rn) FROM (SELECT *, "
           "row_number() OVER () AS rn FROM (" +
           select + ")) ORDER BY rn");
-      Copy("shard/" + std::to_string(shard), path, "SELECT * FROM shard", ", ROW_GROUP_SIZE 2048");
+      fs::create_directories((dir_ / path).parent_path());
+      duck_.Exec("COPY shard TO " + Q((dir_ / path).string()) +
+                 " (FORMAT parquet, ROW_GROUP_SIZE 2048)");
       shard_paths_.push_back(path);
     }
   }
@@ -738,6 +742,155 @@ class Generator {
 
 void WriteLegacyFixture(const fs::path& dir, const LegacyFixtureOptions& options) {
   Generator(dir, options).Run();
+}
+
+void WriteLegacyEcgCorpus(const fs::path& dir, int records, int n_values, int chunk_values,
+                          int chunks_per_shard,
+                          const std::function<std::vector<float>(int record, int lead)>& lead) {
+  static const char* kLeads[] = {"I",  "II", "III", "aVR", "aVL", "aVF",
+                                 "V1", "V2", "V3",  "V4",  "V5",  "V6"};
+  fs::create_directories(dir / "time_series");
+  Duck duck;
+  const Ids ids(true);
+  // Values: JSON lines of (series, chunk, values), one shard per `chunks_per_shard` chunks.
+  const fs::path lines = dir.string() + ".values.jsonl";
+  std::vector<std::string> shard_paths;
+  std::string index_rows;
+  {
+    std::ofstream out(lines);
+    int chunk_count = 0;
+    int shard = -1;
+    std::int64_t row_in_shard = 0;
+    std::string index_sql;
+    for (int r = 0; r < records; ++r) {
+      for (int l = 0; l < 12; ++l) {
+        const std::vector<float> values = lead(r, l);
+        const int series = r * 12 + l + 1;
+        for (int c = 0; c * chunk_values < n_values; ++c) {
+          if (chunk_count % chunks_per_shard == 0) {
+            ++shard;
+            row_in_shard = 0;
+            char name[64];
+            std::snprintf(name, sizeof name, "time_series/part-%08d.parquet", shard);
+            shard_paths.push_back(name);
+          }
+          ++chunk_count;
+          const int begin = c * chunk_values;
+          const int end = std::min(n_values, begin + chunk_values);
+          out << "{\"shard\":" << shard << ",\"series\":\"" << ids.Text(Kind::kSeries, series)
+              << "\",\"chunk\":" << c << ",\"n\":" << (end - begin) << ",\"values\":[";
+          char number[32];
+          for (int i = begin; i < end; ++i) {
+            std::snprintf(number, sizeof number, "%.9g", static_cast<double>(values[i]));
+            out << (i > begin ? "," : "") << number;
+          }
+          out << "]}\n";
+          index_rows += "('" + ids.Text(Kind::kRecord, r + 1) + "','" +
+                        ids.Text(Kind::kSeries, series) + "'," + std::to_string(c) + ",'" +
+                        shard_paths.back() + "'," + std::to_string(row_in_shard / 2048) + "," +
+                        std::to_string(row_in_shard % 2048) + "," + std::to_string(end - begin) +
+                        "),";
+          ++row_in_shard;
+        }
+      }
+    }
+  }
+  duck.Exec(
+      "CREATE TABLE v AS SELECT shard, series::UUID AS time_series_id, chunk, n, "
+      "CAST(\"values\" AS FLOAT[]) AS vals FROM read_json(" +
+      Q(lines.string()) +
+      ", format = 'newline_delimited', columns = {shard: 'INTEGER', series: 'VARCHAR', "
+      "chunk: 'INTEGER', n: 'INTEGER', \"values\": 'DOUBLE[]'})");
+  for (std::size_t s = 0; s < shard_paths.size(); ++s) {
+    duck.Exec(
+        "COPY (SELECT time_series_id, 'ecg' AS spec_type, 'lead' AS signal, chunk::INTEGER "
+        "AS chunk_idx, n::INTEGER AS n_values, vals AS \"values\", NULL::BIGINT[] AS "
+        "time_offsets_us FROM v WHERE shard = " +
+        std::to_string(s) + ") TO " + Q((dir / shard_paths[s]).string()) +
+        " (FORMAT parquet, ROW_GROUP_SIZE 2048)");
+  }
+  fs::remove(lines);
+  index_rows.pop_back();
+  duck.Exec(
+      "COPY (SELECT record_id::UUID AS record_id, time_series_id::UUID AS time_series_id, "
+      "'ecg' AS spec_type, 'lead' AS signal, chunk_idx::INTEGER AS chunk_idx, chunk_file, "
+      "chunk_major_idx::BIGINT AS chunk_major_idx, chunk_minor_idx::BIGINT AS "
+      "chunk_minor_idx, n_values::INTEGER AS n_values FROM (VALUES " +
+      index_rows +
+      ") t(record_id, time_series_id, chunk_idx, chunk_file, chunk_major_idx, "
+      "chunk_minor_idx, n_values)) TO " +
+      Q((dir / "time_series_index/part-00000000.parquet").string()) + " (FORMAT parquet)");
+  // Records and tasks from SQL over range().
+  auto uuid = [](int kind, const std::string& n) {
+    return "('0000000" + std::to_string(kind) + "-0000-4000-8000-' || lpad(to_hex(" + n +
+           "), 12, '0'))::UUID";
+  };
+  fs::create_directories(dir / "records");
+  fs::create_directories(dir / "tasks/task=classification");
+  fs::create_directories(dir / "annotations");
+  duck.Exec("COPY (SELECT " + uuid(1, "r + 1") +
+            " AS record_id, (1600000000000000 + r * 60000000)::BIGINT AS start_time_us, "
+            "NULL::STRUCT(start_us BIGINT, end_us BIGINT, time_series_ids UUID[], frame VARCHAR) "
+            "AS time_span, [" +
+            uuid(6, "r + 1") +
+            "] AS subject_ids, list_transform(range(12), l -> {'spec_type': 'ecg', 'signal': "
+            "['I','II','III','aVR','aVL','aVF','V1','V2','V3','V4','V5','V6'][l + 1], "
+            "'source_id': " +
+            uuid(5, "1") + ", 'time_series_id': " + uuid(2, "r * 12 + l + 1") +
+            ", 'axis_type': 'regular', 'period_numerator_us': 2000::BIGINT, "
+            "'period_denominator': 1::BIGINT, 'start_index': 0::BIGINT, 'first_time_offset_us': "
+            "NULL::BIGINT, 'last_time_offset_us': NULL::BIGINT, 'n_values': " +
+            std::to_string(n_values) + "::BIGINT}) AS time_series, [" + uuid(4, "r + 1") +
+            "] AS task_ids, []::UUID[] AS annotation_ids FROM range(" + std::to_string(records) +
+            ") t(r)) TO " + Q((dir / "records/part-00000000.parquet").string()) +
+            " (FORMAT parquet)");
+  duck.Exec("COPY (SELECT " + uuid(4, "r + 1") + " AS id, [" + uuid(1, "r + 1") +
+            "] AS record_ids, []::UUID[] AS from_task_ids, 'Rhythm?' AS prompt, NULL::STRUCT("
+            "start_us BIGINT, end_us BIGINT, time_series_ids UUID[], frame VARCHAR) AS scope, "
+            "[]::UUID[] AS input_annotation_ids, []::UUID[] AS target_annotation_ids, "
+            "NULL::VARCHAR AS rationale, CASE WHEN r % 3 = 0 THEN 'AF' ELSE 'NORM' END AS target, "
+            "'rhythm'::VARCHAR AS target_schema FROM range(" +
+            std::to_string(records) + ") t(r)) TO " +
+            Q((dir / "tasks/task=classification/part-00000000.parquet").string()) +
+            " (FORMAT parquet)");
+  duck.Exec("COPY (SELECT " + uuid(3, "r + 1") +
+            " AS id, 'age' AS key, (18 + r % 70)::VARCHAR "
+            "AS value, NULL::VARCHAR AS source, NULL::STRUCT(start_us BIGINT, end_us BIGINT, "
+            "time_series_ids UUID[], frame VARCHAR) AS span, [" +
+            uuid(1, "r + 1") + "] AS record_ids FROM range(" + std::to_string(records) +
+            ") t(r)) TO " + Q((dir / "annotations/part-00000000.parquet").string()) +
+            " (FORMAT parquet)");
+  (void)kLeads;
+  auto parts = [&](const std::vector<std::string>& paths) {
+    ordered_json list = ordered_json::array();
+    for (const auto& p : paths) list.push_back(Part(dir, p));
+    return list;
+  };
+  ordered_json m;
+  m["timef_format_version"] = 2;
+  m["dataset_id"] = "bench/legacy-ecg";
+  m["metadata"] = {{"dataset_id", "bench/legacy-ecg"},
+                   {"dataset_version", "1.0.0"},
+                   {"name", "Legacy ECG corpus"},
+                   {"description", "12-lead ECG, legacy layout"},
+                   {"license", "CC0-1.0"},
+                   {"domains", {"cardiology"}},
+                   {"tags", {"bench"}}};
+  m["schema"] = {{"time_series_specs",
+                  {{{"spec_type", "ecg"},
+                    {"name", "ECG lead"},
+                    {"unit", "mV"},
+                    {"dtype", "float32"},
+                    {"nullable", false}}}},
+                 {"annotations", ordered_json::array()},
+                 {"tasks", {"classification"}}};
+  m["files"] = {{"records", parts({"records/part-00000000.parquet"})},
+                {"annotations", parts({"annotations/part-00000000.parquet"})},
+                {"time_series_index", parts({"time_series_index/part-00000000.parquet"})},
+                {"tasks", parts({"tasks/task=classification/part-00000000.parquet"})},
+                {"time_series", parts(shard_paths)}};
+  m["values_backend"] = "parquet";
+  std::ofstream(dir / "manifest.json", std::ios::binary) << m.dump(2) << "\n";
 }
 
 }  // namespace timef::testing

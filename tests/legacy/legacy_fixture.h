@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace timef::testing {
 
@@ -27,9 +28,12 @@ struct LegacyFixtureOptions {
 // DuckDB prints them (null as JSON null).
 void WriteLegacyFixture(const std::filesystem::path& dir, const LegacyFixtureOptions& options = {});
 
-// A legacy ECG corpus for benchmarks: `records` records of 12 float32 leads of `n_values` samples
-// each at 500 Hz, in chunks of `chunk_values`, uuid16 IDs, one classification task per record.
+// A legacy ECG corpus for benchmarks (written by DuckDB like the fixtures): `records` records of
+// 12 float32 leads of `n_values` samples at 500 Hz, `lead(record, lead)` giving each lead's values,
+// in chunks of at most `chunk_values`, rotated over shards of `chunks_per_shard` chunks, uuid16
+// IDs, one classification task per record. `scratch` holds the intermediate JSON lines.
 void WriteLegacyEcgCorpus(const std::filesystem::path& dir, int records, int n_values,
-                          int chunk_values);
+                          int chunk_values, int chunks_per_shard,
+                          const std::function<std::vector<float>(int record, int lead)>& lead);
 
 }  // namespace timef::testing
