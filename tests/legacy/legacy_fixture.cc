@@ -38,7 +38,7 @@ class Duck {
     if (duckdb_query(con_, sql.c_str(), &result) != DuckDBSuccess) {
       std::string error = duckdb_result_error(&result);
       duckdb_destroy_result(&result);
-      throw std::runtime_error("fixture SQL failed: " + error + "\n" + sql);
+      throw std::runtime_error("fixture SQL failed: " + error + "\n" + sql.substr(0, 2000));
     }
     duckdb_destroy_result(&result);
   }
@@ -750,6 +750,7 @@ void WriteLegacyEcgCorpus(const fs::path& dir, int records, int n_values, int ch
   static const char* kLeads[] = {"I",  "II", "III", "aVR", "aVL", "aVF",
                                  "V1", "V2", "V3",  "V4",  "V5",  "V6"};
   fs::create_directories(dir / "time_series");
+  fs::create_directories(dir / "time_series_index");
   Duck duck;
   const Ids ids(true);
   // Values: JSON lines of (series, chunk, values), one shard per `chunks_per_shard` chunks.
