@@ -18,6 +18,8 @@
 #include "timef/legacy.h"
 #include "timef/units.h"
 #include "values/chunk_reader.h"
+#include "values/column_values.h"
+#include "values/leaf_check.h"
 
 namespace timef {
 
@@ -132,6 +134,10 @@ struct IndexRow {
 };
 
 // Reads chunks of the legacy shards; shared by every loader of one dataset.
+// Reads chunks of the legacy shards; shared by every loader of one dataset. Another writer's
+// shards may lack a page index, and then finding one row of a list column means decoding the
+// levels of every page before it; so a chunk's whole row group column is decoded once and kept
+// (the last one per column), and consecutive chunks of the same row group are sliced from it.
 class ShardSource {
  public:
   ShardSource(fs::path root, std::map<std::string, std::string> listed)
@@ -143,11 +149,18 @@ class ShardSource {
     std::vector<model::ValueArray> parts;
     parts.reserve(chunks.size());
     for (const IndexRow& c : chunks) {
-      parts.push_back(chunks_.Read(
-          values::ChunkRef{File(c.chunk_file), c.chunk_file, c.row_group, c.row, c.n_values},
-          spec));
+      parquet::FileReader& reader = Reader(c.chunk_file);
+      const int column = reader.ColumnIndex("values");
+      if (std::string problem = values::ValuesLeafProblem(reader.columns()[column], spec);
+          !problem.empty()) {
+        Fail(c.chunk_file, "values", "series " + series + ": " + problem);
+      }
+      const parquet::ColumnData row = Row(reader, c, column, values_cache_, "values", series);
+      parts.push_back(values::RowToValues(row, spec, c.n_values, [&](const std::string& problem) {
+        Fail(c.chunk_file, "values",
+             "series " + series + " chunk " + std::to_string(c.chunk_idx) + ": " + problem);
+      }));
     }
-    (void)series;
     return values::ConcatValues(spec.dtype, parts);
   }
 
@@ -155,16 +168,11 @@ class ShardSource {
                                         const std::string& series) {
     std::lock_guard lock(mutex_);
     std::vector<std::int64_t> out;
-    parquet::ColumnData data;
     for (const IndexRow& c : chunks) {
       parquet::FileReader& reader = Reader(c.chunk_file);
       const int column = reader.ColumnIndex("time_offsets_us");
-      if (c.row_group < 0 || c.row_group >= reader.num_row_groups() || c.row < 0 ||
-          c.row >= reader.row_group_num_rows(static_cast<int>(c.row_group))) {
-        Fail(c.chunk_file, "time_offsets_us",
-             "no row " + std::to_string(c.row) + " in row group " + std::to_string(c.row_group));
-      }
-      reader.ReadRows(static_cast<int>(c.row_group), column, c.row, c.row + 1, data);
+      const parquet::ColumnData data =
+          Row(reader, c, column, offsets_cache_, "time_offsets_us", series);
       if (data.physical_type != parquet::Type::kInt64 || data.list_offsets.size() != 2 ||
           (!data.list_validity.empty() && data.list_validity[0] == 0)) {
         Fail(c.chunk_file, "time_offsets_us",
@@ -178,12 +186,62 @@ class ShardSource {
                  std::to_string(n) + " offsets, the index says " + std::to_string(c.n_values));
       }
       const auto* values = reinterpret_cast<const std::int64_t*>(data.values.data());
-      out.insert(out.end(), values + data.list_offsets[0], values + data.list_offsets[1]);
+      out.insert(out.end(), values, values + n);
     }
     return out;
   }
 
  private:
+  // The decoded column of one row group.
+  struct CachedGroup {
+    std::string file;
+    std::int64_t row_group = -1;
+    parquet::ColumnData data;
+  };
+
+  // Row `c.row` of row group `c.row_group` of `column` as a one-row ColumnData.
+  parquet::ColumnData Row(parquet::FileReader& reader, const IndexRow& c, int column,
+                          CachedGroup& cache, const char* what, const std::string& series) {
+    if (c.row_group < 0 || c.row_group >= reader.num_row_groups() || c.row < 0 ||
+        c.row >= reader.row_group_num_rows(static_cast<int>(c.row_group))) {
+      Fail(c.chunk_file, what,
+           "series " + series + " chunk " + std::to_string(c.chunk_idx) + ": no row " +
+               std::to_string(c.row) + " in row group " + std::to_string(c.row_group));
+    }
+    if (cache.file != c.chunk_file || cache.row_group != c.row_group) {
+      cache.file.clear();
+      reader.ReadColumnChunk(static_cast<int>(c.row_group), column, cache.data);
+      cache.file = c.chunk_file;
+      cache.row_group = c.row_group;
+    }
+    const parquet::ColumnData& d = cache.data;
+    parquet::ColumnData out;
+    out.physical_type = d.physical_type;
+    out.type_length = d.type_length;
+    out.num_rows = 1;
+    if (d.list_offsets.empty()) {
+      Fail(c.chunk_file, what, "series " + series + ": not a list column");
+    }
+    const std::int64_t base = d.list_offsets.front();
+    const std::int64_t begin = d.list_offsets[c.row] - base;
+    const std::int64_t end = d.list_offsets[c.row + 1] - base;
+    out.list_offsets = {0, end - begin};
+    if (!d.list_validity.empty()) out.list_validity = {d.list_validity[c.row]};
+    const std::int32_t width = parquet::SlotWidth(d.physical_type, d.type_length);
+    if (width > 0) {
+      out.values.assign(d.values.begin() + begin * width, d.values.begin() + end * width);
+    } else {
+      const std::int64_t first = d.byte_offsets[begin];
+      out.values.assign(d.values.begin() + first, d.values.begin() + d.byte_offsets[end]);
+      for (std::int64_t i = begin; i <= end; ++i)
+        out.byte_offsets.push_back(d.byte_offsets[i] - first);
+    }
+    if (!d.validity.empty()) {
+      out.validity.assign(d.validity.begin() + begin, d.validity.begin() + end);
+    }
+    return out;
+  }
+
   fs::path File(const std::string& chunk_file) {
     if (!listed_.contains(chunk_file)) {
       Fail(chunk_file, "chunk_file", "values file not listed in the manifest's files.time_series");
@@ -209,8 +267,9 @@ class ShardSource {
   fs::path root_;
   std::map<std::string, std::string> listed_;
   std::mutex mutex_;
-  values::ChunkReader chunks_;
   std::map<std::string, std::unique_ptr<parquet::FileReader>> readers_;
+  CachedGroup values_cache_;
+  CachedGroup offsets_cache_;
 };
 
 // ---- annotation values (§15.7 D4) ----
@@ -491,7 +550,6 @@ class LegacyBuilder {
         RecordInfo& info = records_[legacy_id];
         if (info.record) Fail(rows.path, "record_id", "duplicate record ID " + legacy_id);
         info.record = record;
-        record_order_.push_back(legacy_id);
         std::map<std::optional<std::string>, std::shared_ptr<model::Source>> sources;
         if (r.contains("time_series") && r["time_series"].is_array()) {
           for (const Json& ts : r["time_series"]) {
@@ -918,7 +976,6 @@ class LegacyBuilder {
   std::unordered_map<std::string, std::vector<IndexRow>> index_;
   std::shared_ptr<ShardSource> shards_;
   std::unordered_map<std::string, RecordInfo> records_;
-  std::vector<std::string> record_order_;
   std::unordered_map<std::string, AnnotationInfo> annotations_;
   LegacyDataset out_;
 };
