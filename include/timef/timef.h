@@ -8,6 +8,7 @@
 #include "timef/error.h"
 #include "timef/ids.h"
 #include "timef/json.h"
+#include "timef/legacy.h"
 #include "timef/manifest.h"
 #include "timef/model.h"
 #include "timef/reader.h"

@@ -54,6 +54,9 @@ struct WriteOptions {
   std::int64_t text_pack_threshold_bytes = 256;
   // Re-check the staged catalog with the SQL audit before publishing (docs/format.md §3.3 step 6).
   bool audit = true;
+  // Recorded as the manifest's `build_env.upgraded_from` (set by an upgrade from the legacy
+  // layout, docs/format.md §15).
+  std::optional<manifest::UpgradedFrom> upgraded_from;
   std::function<void(const WriteProgress&)> progress;
 };
 

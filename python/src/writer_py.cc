@@ -2,6 +2,7 @@
 // the whole write; value loaders (Python callables) and the progress callback take it back while
 // they run, so a dataset larger than memory streams through one loader call per signal.
 #include "py_common.h"
+#include "timef/legacy.h"
 #include "timef/writer.h"
 
 namespace timef::python {
@@ -104,6 +105,21 @@ void BindWriter(py::module_& m) {
       },
       py::arg("dataset"), py::arg("card"), py::arg("root"), py::arg("release_dir"),
       py::arg("options"), py::arg("progress"));
+  // timef.upgrade(): docs/format.md §15.7, GIL released for the read and the write.
+  m.def(
+      "_upgrade",
+      [](const std::string& legacy_dir, const std::string& out_root,
+         std::optional<std::string> version) {
+        UpgradeResult result;
+        {
+          py::gil_scoped_release release;
+          UpgradeOptions options;
+          options.version = std::move(version);
+          result = Upgrade(legacy_dir, out_root, options);
+        }
+        return py::make_tuple(result.written.release_dir.string(), result.warnings);
+      },
+      py::arg("legacy_dir"), py::arg("out"), py::arg("version"));
 }
 
 }  // namespace timef::python

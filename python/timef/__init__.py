@@ -43,6 +43,17 @@ def gc(root, *, older_than_s=24 * 3600, dry_run=False):
     return _timef.gc(os.fspath(root), older_than_s=int(older_than_s), dry_run=bool(dry_run))
 
 
+def upgrade(legacy_dir, out, *, version=None):
+    """Rewrites a legacy release (Parquet control tables, docs/format.md §15) as a native release
+    under the registry root ``out`` (at the legacy version, or ``version``). Returns
+    ``(release_dir, warnings)``: the new directory and one line per mapping that lost information
+    (a unit that does not parse, an unknown license, an ignored column). A legacy directory also
+    opens directly with ``timef.open`` / ``TimeFReader.open``."""
+    import os
+    release_dir, warnings = _timef._upgrade(os.fspath(legacy_dir), os.fspath(out), version)
+    return release_dir, list(warnings)
+
+
 def write(dataset, root=None, *, card, release_dir=None, progress=None, **options):
     """Writes ``dataset`` as one committed release and returns its directory.
 

@@ -4,9 +4,11 @@
 #include <system_error>
 
 #include "core/checksum.h"
+#include "legacy/materialize.h"
 #include "reader/payload_sources.h"
 #include "reader/reader_state.h"
 #include "timef/error.h"
+#include "timef/legacy.h"
 #include "timef/reader.h"
 
 namespace timef {
@@ -39,6 +41,14 @@ std::int64_t SizeOrThrow(const fs::path& file) {
 }  // namespace
 
 Reader Reader::Open(const fs::path& release_dir, const ReaderOptions& options) {
+  if (IsLegacyRelease(release_dir)) {
+    // docs/format.md §15.1: read through the native form the upgrade would write.
+    legacy::MaterializedRelease native = legacy::Materialize(release_dir);
+    Reader reader = Open(native.native_dir, options);
+    reader.state_->set_legacy_origin(
+        {release_dir, std::move(native.legacy_files), std::move(native.scratch)});
+    return reader;
+  }
   manifest::Manifest m = manifest::ReadManifest(release_dir / manifest::kManifestFileName);
   for (const manifest::FilePart* part : OwnFiles(m)) {
     const fs::path file = release_dir / part->path;
@@ -59,8 +69,15 @@ void Reader::Verify() const { Verify(nullptr); }
 void Reader::Verify(const VerifyProgress& progress) const {
   // Own files sorted by path, then each source's pins (sources by ref, pins by path): §11.
   std::vector<std::pair<fs::path, const manifest::FilePart*>> files;
-  for (const manifest::FilePart* part : OwnFiles(state_->manifest())) {
-    files.emplace_back(state_->release_dir() / part->path, part);
+  if (const auto& legacy = state_->legacy_origin()) {
+    // A legacy directory: the parts its own manifest lists, in manifest order (§15.2).
+    for (const manifest::FilePart& part : legacy->files) {
+      files.emplace_back(legacy->dir / part.path, &part);
+    }
+  } else {
+    for (const manifest::FilePart* part : OwnFiles(state_->manifest())) {
+      files.emplace_back(state_->release_dir() / part->path, part);
+    }
   }
   for (const auto& [ref, source] : state_->sources()) {
     for (const manifest::FilePart& pin : source.pins)

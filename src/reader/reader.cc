@@ -120,7 +120,10 @@ Reader::~Reader() {
 }
 
 const manifest::Manifest& Reader::manifest() const { return state_->manifest(); }
-const std::filesystem::path& Reader::path() const { return state_->release_dir(); }
+const std::filesystem::path& Reader::path() const {
+  const auto& legacy = state_->legacy_origin();
+  return legacy ? legacy->dir : state_->release_dir();
+}
 ReaderCounters Reader::counters() const { return state_->counters(); }
 void Reader::Close() { state_->Close(); }
 

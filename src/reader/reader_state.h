@@ -45,6 +45,16 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
               ResolvedSources sources = {});
 
   const std::filesystem::path& release_dir() const { return release_dir_; }
+  // A legacy directory opened through its native form (docs/format.md §15.1): the directory the
+  // caller opened, the legacy manifest's parts (what Verify hashes) and the owner of the scratch
+  // directory holding the native form (release_dir()).
+  struct LegacyOrigin {
+    std::filesystem::path dir;
+    std::vector<manifest::FilePart> files;
+    std::shared_ptr<void> scratch;
+  };
+  void set_legacy_origin(LegacyOrigin origin) { legacy_ = std::move(origin); }
+  const std::optional<LegacyOrigin>& legacy_origin() const { return legacy_; }
   const manifest::Manifest& manifest() const { return manifest_; }
   // The payload sources Open resolved and checked (docs/format.md §11.1), by ref.
   const ResolvedSources& sources() const { return sources_; }
@@ -104,6 +114,7 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   static constexpr std::int64_t kTextCacheBytes = 64 * 1024 * 1024;
 
   std::filesystem::path release_dir_;
+  std::optional<LegacyOrigin> legacy_;
   manifest::Manifest manifest_;
   ReaderOptions options_;
   std::set<std::string> own_values_;

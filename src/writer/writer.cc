@@ -210,6 +210,7 @@ WriteResult Write(model::Dataset& dataset, manifest::Card card, const fs::path& 
   m.values_backend = options.values_backend;
   m.value_encoding = stored.encodings;
   m.build_env = writer::CurrentBuildEnv();
+  m.build_env.upgraded_from = options.upgraded_from;
   m.payload_sources = reuse.PayloadSources();
   if (provenance != nullptr) {
     m.parent_cards = provenance->parent_cards;

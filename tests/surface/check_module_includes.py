@@ -20,6 +20,7 @@ PUBLIC_OWNERS = {
     "timef/error.h": "core",
     "timef/ids.h": "core",
     "timef/json.h": "core",
+    "timef/legacy.h": "legacy",
     "timef/manifest.h": "manifest",
     "timef/model.h": "model",
     "timef/reader.h": "reader",

@@ -19,6 +19,7 @@
 #include "release_dir.h"
 #include "table.h"
 #include "timef/demo.h"
+#include "timef/legacy.h"
 #include "timef/manifest.h"
 #include "timef/model.h"
 #include "timef/reader.h"
@@ -110,6 +111,12 @@ int RunInfo(const std::string& path) {
   fmt::print("dataset      {}\n", m.Ref());
   fmt::print("name         {}\n", card.name);
   fmt::print("license      {}\n", ToString(card.license));
+  const bool legacy = IsLegacyRelease(reader.path());
+  if (legacy) fmt::print("layout       legacy (read with the IDs of its upgrade)\n");
+  if (const auto& upgraded = m.build_env.upgraded_from) {
+    fmt::print("upgraded_from legacy format {}, manifest {}\n", upgraded->timef_format_version,
+               upgraded->manifest_checksum);
+  }
   for (const manifest::ParentEntry& parent : card.parents) {
     fmt::print("parent       {} = {}\n", parent.alias, parent.Ref());
   }
@@ -184,7 +191,8 @@ int RunInfo(const std::string& path) {
     table.Flush();
   }
 
-  const std::vector<manifest::FilePart> own = OwnFiles(m);
+  // A legacy directory lists its own parts, not those of its native form.
+  const std::vector<manifest::FilePart> own = legacy ? LegacyFiles(reader.path()) : OwnFiles(m);
   fmt::print("\nfiles ({}, total {})\n", own.size(), FormatBytes(TotalSize(own)));
   Table files({{"path"}, {"size", true}}, OutputFormat::kText, {.header = false, .indent = 2});
   for (const manifest::FilePart& part : own)
@@ -203,6 +211,13 @@ int RunVerify(const std::string& path) {
     reader.Verify();
   }
   bar.Finish();
+  if (IsLegacyRelease(reader.path())) {
+    // docs/format.md §15: the legacy manifest's own parts were hashed.
+    const std::vector<manifest::FilePart> legacy = LegacyFiles(reader.path());
+    fmt::print("ok: legacy release, {} files, {} bytes verified\n", legacy.size(),
+               TotalSize(legacy));
+    return kExitOk;
+  }
   const std::vector<manifest::FilePart> own = OwnFiles(reader.manifest());
   size_t pinned = 0;
   int64_t pinned_bytes = 0;

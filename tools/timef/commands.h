@@ -29,5 +29,6 @@ void RegisterParquetCommands(CLI::App& app, Action& action);   // timef parquet 
 void RegisterDatasetCommands(CLI::App& app, Action& action);
 void RegisterRegistryCommands(CLI::App& app, Action& action);  // timef ls|gc
 void RegisterComposeCommands(CLI::App& app, Action& action);   // timef edit|derive
+void RegisterLegacyCommands(CLI::App& app, Action& action);    // timef upgrade
 
 }  // namespace timef::cli

@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
   cli::RegisterDatasetCommands(app, action);
   cli::RegisterRegistryCommands(app, action);
   cli::RegisterComposeCommands(app, action);
+  cli::RegisterLegacyCommands(app, action);
   cli::RegisterParquetCommands(app, action);
   cli::RegisterManifestCommands(app, action);
 
