@@ -36,6 +36,13 @@ struct ReadSetup {
   std::int64_t chunk_max_bytes_;
 };
 
+// Windows of the window workloads: one window is the same `options.window_seconds` of every
+// signal of a record, starting at a seeded whole second; `per_record` of them per record, records
+// in corpus order.
+std::vector<std::vector<ParquetPeer::Window>> PlanWindows(const ReadSetup& setup,
+                                                          const SuiteOptions& options,
+                                                          int per_record);
+
 // `count` signal IDs drawn uniformly (with replacement) from `ids`, seeded.
 std::vector<std::int64_t> PickIds(std::span<const std::int64_t> ids, int count, std::uint64_t seed,
                                   std::uint64_t salt);

@@ -198,32 +198,8 @@ Json WindowWorkload(const SuiteOptions& options, CorpusKind kind) {
   const std::int64_t chunk_values = setup.ChunkValues();
   const int per_record = kind == CorpusKind::kLong ? options.long_windows_per_record : 1;
 
-  // One window = the same `window_seconds` of every signal of a record.
   using Part = ParquetPeer::Window;
-  std::vector<std::vector<Part>> windows;
-  std::size_t ordinal = 0;
-  for (std::size_t r = 0; r < setup.corpus.dataset->records().size(); ++r) {
-    const auto signals = setup.corpus.dataset->records()[r]->Signals();
-    double duration_s = 1e300;
-    for (std::size_t k = 0; k < signals.size(); ++k) {
-      duration_s = std::min(duration_s, signals[k]->n_values() / setup.corpus.rate_hz[ordinal + k]);
-    }
-    Rng rng = Rng::For({options.seed, r, 0x3140});
-    for (int w = 0; w < per_record; ++w) {
-      const double start_s =
-          std::floor(rng.Uniform(0, std::max(0.0, duration_s - options.window_seconds)));
-      std::vector<Part> parts;
-      for (std::size_t k = 0; k < signals.size(); ++k) {
-        const double rate = setup.corpus.rate_hz[ordinal + k];
-        const auto begin = static_cast<std::int64_t>(start_s * rate);
-        const auto end = std::min(signals[k]->n_values(),
-                                  begin + static_cast<std::int64_t>(options.window_seconds * rate));
-        parts.push_back({*signals[k]->id(), begin, end});
-      }
-      windows.push_back(std::move(parts));
-    }
-    ordinal += signals.size();
-  }
+  std::vector<std::vector<Part>> windows = PlanWindows(setup, options, per_record);
 
   const std::size_t all_windows = windows.size();
   if (static_cast<int>(windows.size()) > options.max_windows) {

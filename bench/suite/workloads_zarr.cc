@@ -3,9 +3,7 @@
 // writes the Zarr release next to the Parquet one; the read workloads interleave the two readers
 // operation by operation (the "parquet" peer is timef's own Parquet release).
 #include <algorithm>
-#include <cmath>
 
-#include "corpus/rng.h"
 #include "suite/read_setup.h"
 #include "suite/stats.h"
 #include "suite/workloads.h"
@@ -114,32 +112,10 @@ Json ZarrWindowWorkload(const SuiteOptions& options, CorpusKind kind) {
   Reader zarr = Reader::Open(ZarrRelease(options, kind));
   zarr.RecordIds();
   setup.reader.RecordIds();
-  struct Part {
-    std::int64_t id, begin, end;
-  };
-  std::vector<std::vector<Part>> windows;
-  std::size_t ordinal = 0;
-  for (std::size_t r = 0; r < setup.corpus.dataset->records().size(); ++r) {
-    const auto signals = setup.corpus.dataset->records()[r]->Signals();
-    double duration_s = 1e300;
-    for (std::size_t k = 0; k < signals.size(); ++k) {
-      duration_s = std::min(duration_s, signals[k]->n_values() / setup.corpus.rate_hz[ordinal + k]);
-    }
-    Rng rng = Rng::For({options.seed, r, 0x3140});
-    const double start_s =
-        std::floor(rng.Uniform(0, std::max(0.0, duration_s - options.window_seconds)));
-    std::vector<Part> parts;
-    for (std::size_t k = 0; k < signals.size(); ++k) {
-      const double rate = setup.corpus.rate_hz[ordinal + k];
-      const auto begin = static_cast<std::int64_t>(start_s * rate);
-      const auto end = std::min(signals[k]->n_values(),
-                                begin + static_cast<std::int64_t>(options.window_seconds * rate));
-      parts.push_back({*signals[k]->id(), begin, end});
-    }
-    windows.push_back(std::move(parts));
-    ordinal += signals.size();
-    if (static_cast<int>(windows.size()) >= options.max_windows) break;
-  }
+  // The first max_windows windows, one per record.
+  using Part = ParquetPeer::Window;
+  std::vector<std::vector<Part>> windows = PlanWindows(setup, options, 1);
+  if (static_cast<int>(windows.size()) > options.max_windows) windows.resize(options.max_windows);
   Json timef = Json::array(), peer = Json::array();
   std::int64_t mismatches = 0;
   for (int rep = 0; rep < options.repeats; ++rep) {
@@ -147,12 +123,12 @@ Json ZarrWindowWorkload(const SuiteOptions& options, CorpusKind kind) {
       std::vector<model::ValueArray> z, p;
       Stopwatch clock;
       for (const Part& part : parts) {
-        z.push_back(zarr.GetSignalValues(part.id).ReadSteps(part.begin, part.end));
+        z.push_back(zarr.GetSignalValues(part.signal_id).ReadSteps(part.begin, part.end));
       }
       timef.push_back(clock.Seconds() * kMs);
       Stopwatch parquet_clock;
       for (const Part& part : parts) {
-        p.push_back(setup.reader.GetSignalValues(part.id).ReadSteps(part.begin, part.end));
+        p.push_back(setup.reader.GetSignalValues(part.signal_id).ReadSteps(part.begin, part.end));
       }
       peer.push_back(parquet_clock.Seconds() * kMs);
       if (rep == 0) {

@@ -15,6 +15,7 @@
 #include "support/scratch_dir.h"
 #include "timef/error.h"
 #include "timef/json.h"
+#include "values/values_test_support.h"
 #include "values/values_writer.h"
 #include "values/zarr_reader.h"
 #include "values/zarr_store.h"
@@ -25,6 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 using model::DType;
 using model::ValueArray;
+using testing::MakeNdSpec;
 
 // Runs the oracle script and parses what it prints.
 Json RunOracle(const std::string& args) {
@@ -55,21 +57,6 @@ std::string Hex(const ValueArray& values) {
   return out;
 }
 
-std::shared_ptr<const model::Spec> Spec(std::string spec_type, DType dtype, bool nullable = false,
-                                        std::vector<std::int64_t> shape = {},
-                                        std::vector<std::string> dims = {},
-                                        std::vector<std::string> categories = {}) {
-  model::Spec spec;
-  spec.spec_type = std::move(spec_type);
-  spec.name = spec.spec_type;
-  spec.dtype = dtype;
-  spec.nullable = nullable;
-  spec.value_shape = std::move(shape);
-  spec.dimension_names = std::move(dims);
-  spec.categories = std::move(categories);
-  return std::make_shared<const model::Spec>(std::move(spec));
-}
-
 SignalInput Input(std::int64_t id, std::shared_ptr<const model::Spec> spec, ValueArray values) {
   SignalInput input;
   input.signal_id = id;
@@ -92,28 +79,32 @@ TEST(ZarrOracle, ZarritaReadsEveryArrayTimefWrites) {
                          std::numeric_limits<float>::infinity(),
                          -std::numeric_limits<float>::infinity(), 2.5f};
   for (int i = 0; i < 60; ++i) f32.push_back(static_cast<float>(i) / 3);
-  inputs.push_back(Input(1, Spec("ecg lead", DType::kFloat32), ValueArray::Of(f32)));
+  inputs.push_back(Input(1, MakeNdSpec("ecg lead", DType::kFloat32), ValueArray::Of(f32)));
   inputs.push_back(Input(
-      2, Spec("f64", DType::kFloat64),
+      2, MakeNdSpec("f64", DType::kFloat64),
       ValueArray::Of<double>({std::bit_cast<double>(0xFFF8000000000ABCull), -0.0, 1e300, -7})));
-  inputs.push_back(Input(3, Spec("i8", DType::kInt8), ValueArray::Of<std::int8_t>({-128, 127})));
   inputs.push_back(
-      Input(4, Spec("i16", DType::kInt16), ValueArray::Of<std::int16_t>({-32768, 32767, 3})));
-  inputs.push_back(Input(5, Spec("i32", DType::kInt32),
+      Input(3, MakeNdSpec("i8", DType::kInt8), ValueArray::Of<std::int8_t>({-128, 127})));
+  inputs.push_back(
+      Input(4, MakeNdSpec("i16", DType::kInt16), ValueArray::Of<std::int16_t>({-32768, 32767, 3})));
+  inputs.push_back(Input(5, MakeNdSpec("i32", DType::kInt32),
                          ValueArray::Of<std::int32_t>({std::numeric_limits<int>::min(), 1})));
-  inputs.push_back(Input(6, Spec("u8", DType::kUint8), ValueArray::Of<std::uint8_t>({255, 0})));
   inputs.push_back(
-      Input(7, Spec("u16", DType::kUint16), ValueArray::Of<std::uint16_t>({65535, 1})));
+      Input(6, MakeNdSpec("u8", DType::kUint8), ValueArray::Of<std::uint8_t>({255, 0})));
   inputs.push_back(
-      Input(8, Spec("u32", DType::kUint32), ValueArray::Of<std::uint32_t>({4294967295u, 2})));
-  inputs.push_back(Input(9, Spec("flag", DType::kBool), ValueArray::Bools({true, false, true})));
-  inputs.push_back(Input(10, Spec("label", DType::kEnum, false, {}, {}, {"a", "b", "c"}),
+      Input(7, MakeNdSpec("u16", DType::kUint16), ValueArray::Of<std::uint16_t>({65535, 1})));
+  inputs.push_back(
+      Input(8, MakeNdSpec("u32", DType::kUint32), ValueArray::Of<std::uint32_t>({4294967295u, 2})));
+  inputs.push_back(
+      Input(9, MakeNdSpec("flag", DType::kBool), ValueArray::Bools({true, false, true})));
+  inputs.push_back(Input(10, MakeNdSpec("label", DType::kEnum, false, {}, {}, {"a", "b", "c"}),
                          ValueArray::EnumCodes({2, 0, 1})));
-  inputs.push_back(Input(11, Spec("hr", DType::kFloat64, true),
+  inputs.push_back(Input(11, MakeNdSpec("hr", DType::kFloat64, true),
                          ValueArray::Of<double>({60, 0, 62, 63}, {1, 0, 1, 1})));
   std::vector<float> frames(7 * 2 * 3);
   for (std::size_t i = 0; i < frames.size(); ++i) frames[i] = static_cast<float>(i) - 20.5f;
-  inputs.push_back(Input(12, Spec("spectro", DType::kFloat32, false, {2, 3}, {"channel", "freq"}),
+  inputs.push_back(Input(12,
+                         MakeNdSpec("spectro", DType::kFloat32, false, {2, 3}, {"channel", "freq"}),
                          ValueArray::Of(frames)));
   std::map<std::string, std::shared_ptr<const model::Spec>> specs;
   for (const SignalInput& in : inputs) specs[zarr::EncodeArrayName(in.spec->spec_type)] = in.spec;
@@ -165,7 +156,7 @@ TEST(ZarrOracle, TimefReadsTheUnshardedArraysZarritaWrites) {
     for (std::size_t d = 1; d < array.at("shape").size(); ++d) {
       shape.push_back(array.at("shape")[d].get<std::int64_t>());
     }
-    const auto spec = Spec(name, *dtype, false, shape);
+    const auto spec = MakeNdSpec(name, *dtype, false, shape);
     const std::int64_t steps = array.at("shape")[0].get<std::int64_t>();
     const ValueArray ours =
         reader.Read("time_series.zarr/" + name, 0, steps, *spec, Under(dir.path()));

@@ -21,16 +21,27 @@ namespace timef::values::testing {
 
 using ::timef::testing::ScratchDir;
 
-inline std::shared_ptr<const model::Spec> MakeSpec(std::string spec_type, model::DType dtype,
-                                                   bool nullable = false,
-                                                   std::vector<std::string> categories = {}) {
+// A spec named after its spec_type; `shape` and `dims` make it N-D (Zarr only).
+inline std::shared_ptr<const model::Spec> MakeNdSpec(std::string spec_type, model::DType dtype,
+                                                     bool nullable = false,
+                                                     std::vector<std::int64_t> shape = {},
+                                                     std::vector<std::string> dims = {},
+                                                     std::vector<std::string> categories = {}) {
   model::Spec spec;
   spec.spec_type = std::move(spec_type);
   spec.name = spec.spec_type;
   spec.dtype = dtype;
   spec.nullable = nullable;
+  spec.value_shape = std::move(shape);
+  spec.dimension_names = std::move(dims);
   spec.categories = std::move(categories);
   return std::make_shared<const model::Spec>(std::move(spec));
+}
+
+inline std::shared_ptr<const model::Spec> MakeSpec(std::string spec_type, model::DType dtype,
+                                                   bool nullable = false,
+                                                   std::vector<std::string> categories = {}) {
+  return MakeNdSpec(std::move(spec_type), dtype, nullable, {}, {}, std::move(categories));
 }
 
 // An input whose loader returns `values` and counts its calls in `*calls` (when given).

@@ -22,22 +22,8 @@ namespace {
 namespace fs = std::filesystem;
 using model::DType;
 using model::ValueArray;
+using testing::MakeNdSpec;
 using testing::ScratchDir;
-
-std::shared_ptr<const model::Spec> Spec(std::string spec_type, DType dtype, bool nullable = false,
-                                        std::vector<std::int64_t> shape = {},
-                                        std::vector<std::string> dims = {},
-                                        std::vector<std::string> categories = {}) {
-  model::Spec spec;
-  spec.spec_type = std::move(spec_type);
-  spec.name = spec.spec_type;
-  spec.dtype = dtype;
-  spec.nullable = nullable;
-  spec.value_shape = std::move(shape);
-  spec.dimension_names = std::move(dims);
-  spec.categories = std::move(categories);
-  return std::make_shared<const model::Spec>(std::move(spec));
-}
 
 SignalInput Input(std::int64_t id, std::string name, std::shared_ptr<const model::Spec> spec,
                   ValueArray values) {
@@ -132,30 +118,30 @@ TEST(ZarrWriter, RoundTripsEveryDtypeBitExact) {
   std::vector<SignalInput> inputs;
   const std::uint32_t nan_payload = 0x7FC12345u;
   inputs.push_back(Input(
-      1, "f32", Spec("f32", DType::kFloat32),
+      1, "f32", MakeNdSpec("f32", DType::kFloat32),
       ValueArray::Of<float>({FloatBits(nan_payload), -0.0f, std::numeric_limits<float>::infinity(),
                              -std::numeric_limits<float>::infinity(), 1.5f})));
-  inputs.push_back(Input(2, "f64", Spec("f64", DType::kFloat64),
+  inputs.push_back(Input(2, "f64", MakeNdSpec("f64", DType::kFloat64),
                          ValueArray::Of<double>({DoubleBits(0xFFF8000000000ABCull), -0.0,
                                                  std::numeric_limits<double>::infinity(),
                                                  -std::numeric_limits<double>::infinity(), 3.25,
                                                  std::numeric_limits<double>::denorm_min()})));
   inputs.push_back(
-      Input(3, "i8", Spec("i8", DType::kInt8), ValueArray::Of<std::int8_t>({-128, 0, 127})));
-  inputs.push_back(Input(4, "i16", Spec("i16", DType::kInt16),
+      Input(3, "i8", MakeNdSpec("i8", DType::kInt8), ValueArray::Of<std::int8_t>({-128, 0, 127})));
+  inputs.push_back(Input(4, "i16", MakeNdSpec("i16", DType::kInt16),
                          ValueArray::Of<std::int16_t>({-32768, 1, 32767})));
   inputs.push_back(
-      Input(5, "i32", Spec("i32", DType::kInt32),
+      Input(5, "i32", MakeNdSpec("i32", DType::kInt32),
             ValueArray::Of<std::int32_t>({std::numeric_limits<std::int32_t>::min(), 7})));
   inputs.push_back(
-      Input(6, "u8", Spec("u8", DType::kUint8), ValueArray::Of<std::uint8_t>({0, 255, 9})));
-  inputs.push_back(
-      Input(7, "u16", Spec("u16", DType::kUint16), ValueArray::Of<std::uint16_t>({65535, 2})));
-  inputs.push_back(Input(8, "u32", Spec("u32", DType::kUint32),
+      Input(6, "u8", MakeNdSpec("u8", DType::kUint8), ValueArray::Of<std::uint8_t>({0, 255, 9})));
+  inputs.push_back(Input(7, "u16", MakeNdSpec("u16", DType::kUint16),
+                         ValueArray::Of<std::uint16_t>({65535, 2})));
+  inputs.push_back(Input(8, "u32", MakeNdSpec("u32", DType::kUint32),
                          ValueArray::Of<std::uint32_t>({4294967295u, 3})));
   inputs.push_back(
-      Input(9, "b", Spec("b", DType::kBool), ValueArray::Bools({true, false, true, true})));
-  inputs.push_back(Input(10, "e", Spec("e", DType::kEnum, false, {}, {}, {"lo", "mid", "hi"}),
+      Input(9, "b", MakeNdSpec("b", DType::kBool), ValueArray::Bools({true, false, true, true})));
+  inputs.push_back(Input(10, "e", MakeNdSpec("e", DType::kEnum, false, {}, {}, {"lo", "mid", "hi"}),
                          ValueArray::EnumCodes({2, 0, 1, 1})));
   std::vector<std::pair<std::shared_ptr<const model::Spec>, ValueArray>> want;
   for (const SignalInput& in : inputs) want.emplace_back(in.spec, *in.load());
@@ -181,7 +167,7 @@ TEST(ZarrWriter, RoundTripsEveryDtypeBitExact) {
 TEST(ZarrWriter, WritesTheStoreLayoutAndMetadata) {
   ScratchDir dir;
   std::vector<SignalInput> inputs;
-  auto spectro = Spec("spec gram", DType::kFloat32, false, {2, 8}, {"channel", "freq"});
+  auto spectro = MakeNdSpec("spec gram", DType::kFloat32, false, {2, 8}, {"channel", "freq"});
   std::vector<float> a(3 * 16), b(5 * 16);
   for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(i);
   for (std::size_t i = 0; i < b.size(); ++i) b[i] = -static_cast<float>(i);
@@ -239,7 +225,7 @@ TEST(ZarrWriter, WritesTheStoreLayoutAndMetadata) {
 
 TEST(ZarrWriter, NullsGoToTheValidityArray) {
   ScratchDir dir;
-  auto spec = Spec("n", DType::kInt16, true);
+  auto spec = MakeNdSpec("n", DType::kInt16, true);
   std::vector<SignalInput> inputs;
   inputs.push_back(Input(1, "x", spec, ValueArray::Of<std::int16_t>({5, 6, 0, 8}, {1, 1, 0, 1})));
   inputs.push_back(Input(2, "y", spec, ValueArray::Of<std::int16_t>({1, 2})));
@@ -264,13 +250,13 @@ TEST(ZarrWriter, RefusesStrAndSplitsNothingBelowTheLocatorLimit) {
   ValuesOptions options;
   options.backend = manifest::ValuesBackend::kZarr;
   std::vector<SignalInput> inputs;
-  inputs.push_back(Input(1, "s", Spec("s", DType::kStr), ValueArray::Of<std::string>({"a"})));
+  inputs.push_back(Input(1, "s", MakeNdSpec("s", DType::kStr), ValueArray::Of<std::string>({"a"})));
   EXPECT_THROW(WriteValues(dir.path(), inputs, options), ValidationError);
   EXPECT_FALSE(fs::exists(dir.path() / "time_series.zarr"));
   // The Parquet backend still refuses N-D specs.
   std::vector<SignalInput> nd;
   nd.push_back(
-      Input(1, "m", Spec("m", DType::kFloat32, false, {2}), ValueArray::Of<float>({1, 2})));
+      Input(1, "m", MakeNdSpec("m", DType::kFloat32, false, {2}), ValueArray::Of<float>({1, 2})));
   EXPECT_THROW(WriteValues(dir.path(), nd, ValuesOptions{}), ValidationError);
   options.zarr_compression_level = 10;
   EXPECT_THROW(WriteValues(dir.path(), nd, options), ValidationError);
@@ -279,7 +265,7 @@ TEST(ZarrWriter, RefusesStrAndSplitsNothingBelowTheLocatorLimit) {
 class ZarrShardTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    spec_ = Spec("v", DType::kFloat64);
+    spec_ = MakeNdSpec("v", DType::kFloat64);
     std::vector<double> v(40);
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i) + 0.5;
     values_ = v;
@@ -369,12 +355,12 @@ TEST_F(ZarrShardTest, AnUnlistedFileAndAMismatchedSpecAreFormatErrors) {
   };
   EXPECT_NO_THROW(reader.Read("time_series.zarr/v", 0, 16, *spec_, refuse));
   EXPECT_THROW(reader.Read("time_series.zarr/v", 15, 2, *spec_, refuse), FormatError);
-  EXPECT_THROW(reader.Read("time_series.zarr/v", 0, 2, *Spec("v", DType::kFloat32), refuse),
+  EXPECT_THROW(reader.Read("time_series.zarr/v", 0, 2, *MakeNdSpec("v", DType::kFloat32), refuse),
                FormatError);
   EXPECT_THROW(reader.Read("time_series.zarr/v", 39, 2, *spec_, refuse), FormatError);
-  EXPECT_THROW(
-      reader.Read("time_series.zarr/v", 0, 2, *Spec("v", DType::kFloat64, false, {2}), refuse),
-      FormatError);
+  EXPECT_THROW(reader.Read("time_series.zarr/v", 0, 2,
+                           *MakeNdSpec("v", DType::kFloat64, false, {2}), refuse),
+               FormatError);
 }
 
 // An unsharded array (bytes + blosc, one chunk per file), as zarr-python or zarrita write it.
@@ -405,7 +391,7 @@ TEST(ZarrReaderPlain, ReadsBytesPlusBloscArrays) {
   }
   ZarrReader reader;
   DirResolver resolver{dir.path()};
-  auto spec = Spec("p", DType::kUint16, false, {2});
+  auto spec = MakeNdSpec("p", DType::kUint16, false, {2});
   EXPECT_TRUE(reader.Read("time_series.zarr/p", 1, 4, *spec, resolver.Fn()) ==
               ValueArray::Of<std::uint16_t>({3, 4, 5, 6, 7, 8, 9, 10}));
   EXPECT_EQ(reader.stats().inner_chunks_decoded, 2u);
