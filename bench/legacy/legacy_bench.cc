@@ -87,14 +87,17 @@ void Counters(benchmark::State& state, const Corpus& c) {
   state.counters["legacy_MB"] = static_cast<double>(c.legacy_bytes) / 1e6;
 }
 
-void BM_LegacyFullPass(benchmark::State& state) {
+// Reader::Open on the corpus's `dir`, then every value, per iteration.
+void OpenAndPass(benchmark::State& state, fs::path Corpus::*dir) {
   const Corpus& c = TheCorpus();
   for (auto _ : state) {
-    Reader reader = Reader::Open(c.legacy);
+    Reader reader = Reader::Open(c.*dir);
     FullPass(reader, c, state);
   }
   Counters(state, c);
 }
+
+void BM_LegacyFullPass(benchmark::State& state) { OpenAndPass(state, &Corpus::legacy); }
 
 void BM_LegacyReadDirect(benchmark::State& state) {
   const Corpus& c = TheCorpus();
@@ -111,14 +114,7 @@ void BM_LegacyReadDirect(benchmark::State& state) {
   Counters(state, c);
 }
 
-void BM_NativeFullPass(benchmark::State& state) {
-  const Corpus& c = TheCorpus();
-  for (auto _ : state) {
-    Reader reader = Reader::Open(c.native);
-    FullPass(reader, c, state);
-  }
-  Counters(state, c);
-}
+void BM_NativeFullPass(benchmark::State& state) { OpenAndPass(state, &Corpus::native); }
 
 void BM_Upgrade(benchmark::State& state) {
   const Corpus& c = TheCorpus();
