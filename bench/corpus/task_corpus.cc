@@ -11,8 +11,8 @@
 namespace timef::bench {
 namespace {
 
-constexpr std::int64_t kSamples = 1'000;
-constexpr double kRateHz = 100;
+constexpr std::int64_t kTaskSamples = 1'000;
+constexpr double kTaskRateHz = 100;
 constexpr int kQaPerRecord = 12;
 constexpr int kClassificationPerRecord = 8;
 
@@ -21,7 +21,7 @@ constexpr std::array<const char*, 6> kAttributes = {"sinus rhythm",        "ST e
                                                     "left axis deviation", "prolonged QT",
                                                     "atrial fibrillation", "T-wave inversion"};
 
-std::int64_t RecordCount(CorpusSize size) {
+std::int64_t TaskRecordCount(CorpusSize size) {
   switch (size) {
     case CorpusSize::kSmall:
       return 200;
@@ -50,18 +50,19 @@ Corpus BuildTaskCorpus(CorpusSize size, std::uint64_t seed) {
   corpus.card = BenchCard("bench/tasks", "Task-heavy benchmark corpus",
                           "Synthetic ECG-QA-like dataset: 20 tasks per single-lead record.",
                           {manifest::Domain::kCardiology});
-  const std::int64_t records = RecordCount(size);
+  const std::int64_t records = TaskRecordCount(size);
   auto spec = model::Spec::Make({.spec_type = "ecg", .name = "ECG lead", .unit = "mV"});
-  auto axis = model::TimeAxis::RegularFromRate(static_cast<std::int64_t>(kRateHz));
+  auto axis = model::TimeAxis::RegularFromRate(static_cast<std::int64_t>(kTaskRateHz));
   std::vector<std::shared_ptr<model::Record>> all;
   for (std::int64_t r = 0; r < records; ++r) {
     auto record = corpus.dataset->AddRecord();
-    record->set_time_span(model::TimeInterval{0, kSamples * 10'000});
-    auto signal = std::make_shared<model::Signal>("II", spec, axis, kSamples);
-    signal->SetLoader(
-        [seed, r] { return model::ValueArray::Of(EcgLead(seed, r, 1, kSamples, kRateHz)); });
+    record->set_time_span(model::TimeInterval{0, kTaskSamples * 10'000});
+    auto signal = std::make_shared<model::Signal>("II", spec, axis, kTaskSamples);
+    signal->SetLoader([seed, r] {
+      return model::ValueArray::Of(EcgLead(seed, r, 1, kTaskSamples, kTaskRateHz));
+    });
     record->AddSource("ecg")->AddSignal(signal);
-    corpus.rate_hz.push_back(kRateHz);
+    corpus.rate_hz.push_back(kTaskRateHz);
     all.push_back(record);
   }
   for (std::int64_t r = 0; r < records; ++r) {
@@ -110,10 +111,10 @@ Corpus BuildTaskCorpus(CorpusSize size, std::uint64_t seed) {
     }
   }
   corpus.values = [seed](std::size_t ordinal) {
-    return EcgLead(seed, ordinal, 1, kSamples, kRateHz);
+    return EcgLead(seed, ordinal, 1, kTaskSamples, kTaskRateHz);
   };
   corpus.params["tasks_per_record"] = kQaPerRecord + kClassificationPerRecord;
-  corpus.params["samples_per_record"] = kSamples;
+  corpus.params["samples_per_record"] = kTaskSamples;
   return corpus;
 }
 

@@ -10,7 +10,7 @@ namespace timef::bench {
 namespace {
 
 constexpr std::int64_t kLengths[4] = {64, 128, 256, 512};
-constexpr double kRateHz = 1;
+constexpr double kTsqaRateHz = 1;
 
 std::int64_t SeriesCount(CorpusSize size) {
   switch (size) {
@@ -63,7 +63,7 @@ Corpus BuildTsqaCorpus(CorpusSize size, std::uint64_t seed) {
                           {manifest::Domain::kGeneral});
   const std::int64_t count = SeriesCount(size);
   auto spec = model::Spec::Make({.spec_type = "series", .name = "Normalised series"});
-  auto axis = model::TimeAxis::RegularFromRate(static_cast<std::int64_t>(kRateHz));
+  auto axis = model::TimeAxis::RegularFromRate(static_cast<std::int64_t>(kTsqaRateHz));
   for (std::int64_t s = 0; s < count; ++s) {
     auto record = corpus.dataset->AddRecord();
     const std::int64_t n = LengthOf(seed, s);
@@ -71,11 +71,11 @@ Corpus BuildTsqaCorpus(CorpusSize size, std::uint64_t seed) {
     auto signal = std::make_shared<model::Signal>("value", spec, axis, n);
     signal->SetLoader([seed, s] { return model::ValueArray::Of(Series(seed, s)); });
     record->AddSource("series")->AddSignal(signal);
-    corpus.rate_hz.push_back(kRateHz);
+    corpus.rate_hz.push_back(kTsqaRateHz);
   }
   corpus.values = [seed](std::size_t ordinal) { return Series(seed, ordinal); };
   corpus.params["lengths"] = {64, 128, 256, 512};
-  corpus.params["rate_hz"] = kRateHz;
+  corpus.params["rate_hz"] = kTsqaRateHz;
   return corpus;
 }
 

@@ -13,19 +13,8 @@ const std::vector<std::string> kValueColumns = {
     "boolean_value", "text_list_value",     "text_list_value_text_key"};
 
 // "all of the value columns except `keep` are NULL".
-std::string OthersNull(const std::vector<std::string>& keep) {
-  std::string out;
-  for (const std::string& c : kValueColumns) {
-    if (std::find(keep.begin(), keep.end(), c) != keep.end()) continue;
-    if (!out.empty()) out += " AND ";
-    out += c + " IS NULL";
-  }
-  return out;
-}
-
-// One inline/packed pair: exactly one side set.
-std::string ExactlyOne(const std::string& a, const std::string& b) {
-  return "((" + a + " IS NOT NULL)::INTEGER + (" + b + " IS NOT NULL)::INTEGER) = 1";
+std::string OtherValuesNull(const std::vector<std::string>& keep) {
+  return AllNullExcept(kValueColumns, keep);
 }
 
 std::string SpanRule(const std::string& span, const std::string& start, const std::string& end) {
@@ -42,13 +31,13 @@ void CheckN1(const Context& ctx) {
       "CASE value_kind "
       "WHEN 'text' THEN " +
       ExactlyOne("text_value", "text_value_text_key") + " AND " +
-      OthersNull({"text_value", "text_value_text_key"}) +
-      " WHEN 'integer' THEN integer_value IS NOT NULL AND " + OthersNull({"integer_value"}) +
-      " WHEN 'float' THEN float_value IS NOT NULL AND " + OthersNull({"float_value"}) +
-      " WHEN 'boolean' THEN boolean_value IS NOT NULL AND " + OthersNull({"boolean_value"}) +
+      OtherValuesNull({"text_value", "text_value_text_key"}) +
+      " WHEN 'integer' THEN integer_value IS NOT NULL AND " + OtherValuesNull({"integer_value"}) +
+      " WHEN 'float' THEN float_value IS NOT NULL AND " + OtherValuesNull({"float_value"}) +
+      " WHEN 'boolean' THEN boolean_value IS NOT NULL AND " + OtherValuesNull({"boolean_value"}) +
       " WHEN 'text_list' THEN " + ExactlyOne("text_list_value", "text_list_value_text_key") +
-      " AND " + OthersNull({"text_list_value", "text_list_value_text_key"}) + " ELSE " +
-      OthersNull({}) + " END";
+      " AND " + OtherValuesNull({"text_list_value", "text_list_value_text_key"}) + " ELSE " +
+      OtherValuesNull({}) + " END";
   batch.Add("annotation_contents.value_kind", "contents whose value columns do not match",
             "SELECT content_key FROM annotation_contents WHERE " + Violates(value_rule));
   batch.Add("annotation_contents.name", "contents with an empty name",

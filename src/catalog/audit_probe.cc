@@ -81,6 +81,21 @@ std::vector<Row> Rows(const Context& ctx, std::string_view sql, std::string_view
   return rows;
 }
 
+std::string AllNullExcept(const std::vector<std::string>& columns,
+                          const std::vector<std::string>& keep) {
+  std::string out;
+  for (const std::string& c : columns) {
+    if (std::find(keep.begin(), keep.end(), c) != keep.end()) continue;
+    if (!out.empty()) out += " AND ";
+    out += c + " IS NULL";
+  }
+  return out;
+}
+
+std::string ExactlyOne(const std::string& a, const std::string& b) {
+  return "((" + a + " IS NOT NULL)::INTEGER + (" + b + " IS NOT NULL)::INTEGER) = 1";
+}
+
 std::string SqlList(const std::vector<std::string>& values) {
   std::string out;
   for (size_t i = 0; i < values.size(); ++i) {

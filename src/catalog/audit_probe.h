@@ -75,6 +75,13 @@ using Cell = std::optional<std::string>;
 using Row = std::vector<Cell>;
 std::vector<Row> Rows(const Context& ctx, std::string_view sql, std::string_view what);
 
+// "c IS NULL AND ..." over the `columns` not in `keep` (the value columns a row leaves unset).
+std::string AllNullExcept(const std::vector<std::string>& columns,
+                          const std::vector<std::string>& keep);
+
+// One inline/packed pair of columns: exactly one side set.
+std::string ExactlyOne(const std::string& a, const std::string& b);
+
 // 'a', 'b', ... as a SQL list of literals.
 std::string SqlList(const std::vector<std::string>& values);
 

@@ -12,14 +12,8 @@ const std::vector<std::string> kTargetColumns = {
     "text_value", "text_value_text_key", "integer_value", "float_value", "boolean_value",
     "record_key", "signal_key",          "span_start",    "span_end",    "signal_keys"};
 
-std::string OthersNull(const std::vector<std::string>& keep) {
-  std::string out;
-  for (const std::string& c : kTargetColumns) {
-    if (std::find(keep.begin(), keep.end(), c) != keep.end()) continue;
-    if (!out.empty()) out += " AND ";
-    out += c + " IS NULL";
-  }
-  return out;
+std::string OtherTargetsNull(const std::vector<std::string>& keep) {
+  return AllNullExcept(kTargetColumns, keep);
 }
 
 // The record a time span resolves to must be the task's single input record, or, when the span
@@ -39,10 +33,6 @@ std::string UnresolvedTimeSpans(const std::string& spans) {
              "CASE WHEN p.keys IS NULL THEN i.n = 1 ELSE s.n = 1 AND EXISTS (SELECT 1 FROM "
              "task_record_refs r WHERE r.task_key = p.task_key AND r.field = 'inputs' AND "
              "r.record_key = s.record_key) END");
-}
-
-std::string ExactlyOne(const std::string& a, const std::string& b) {
-  return "((" + a + " IS NOT NULL)::INTEGER + (" + b + " IS NOT NULL)::INTEGER) = 1";
 }
 
 }  // namespace
@@ -86,23 +76,23 @@ void CheckT1(const Context& ctx) {
       "CASE x.target_kind "
       "WHEN 'text' THEN " +
       ExactlyOne("text_value", "text_value_text_key") + " AND " +
-      OthersNull({"text_value", "text_value_text_key"}) +
-      " WHEN 'integer' THEN integer_value IS NOT NULL AND " + OthersNull({"integer_value"}) +
-      " WHEN 'float' THEN float_value IS NOT NULL AND " + OthersNull({"float_value"}) +
-      " WHEN 'boolean' THEN boolean_value IS NOT NULL AND " + OthersNull({"boolean_value"}) +
-      " WHEN 'record' THEN x.record_key IS NOT NULL AND " + OthersNull({"record_key"}) +
-      " WHEN 'signal' THEN x.signal_key IS NOT NULL AND " + OthersNull({"signal_key"}) +
+      OtherTargetsNull({"text_value", "text_value_text_key"}) +
+      " WHEN 'integer' THEN integer_value IS NOT NULL AND " + OtherTargetsNull({"integer_value"}) +
+      " WHEN 'float' THEN float_value IS NOT NULL AND " + OtherTargetsNull({"float_value"}) +
+      " WHEN 'boolean' THEN boolean_value IS NOT NULL AND " + OtherTargetsNull({"boolean_value"}) +
+      " WHEN 'record' THEN x.record_key IS NOT NULL AND " + OtherTargetsNull({"record_key"}) +
+      " WHEN 'signal' THEN x.signal_key IS NOT NULL AND " + OtherTargetsNull({"signal_key"}) +
       " WHEN 'time_point' THEN span_start IS NOT NULL AND (signal_keys IS NULL OR "
       "len(signal_keys) > 0) AND " +
-      OthersNull({"span_start", "signal_keys"}) +
+      OtherTargetsNull({"span_start", "signal_keys"}) +
       " WHEN 'time_interval' THEN span_start <= span_end AND (signal_keys IS NULL OR "
       "len(signal_keys) > 0) AND " +
-      OthersNull({"span_start", "span_end", "signal_keys"}) +
+      OtherTargetsNull({"span_start", "span_end", "signal_keys"}) +
       " WHEN 'step_point' THEN span_start >= 0 AND len(signal_keys) = 1 AND " +
-      OthersNull({"span_start", "signal_keys"}) +
+      OtherTargetsNull({"span_start", "signal_keys"}) +
       " WHEN 'step_interval' THEN 0 <= span_start AND span_start <= span_end AND "
       "len(signal_keys) = 1 AND " +
-      OthersNull({"span_start", "span_end", "signal_keys"}) + " END";
+      OtherTargetsNull({"span_start", "span_end", "signal_keys"}) + " END";
   batch.Add("task_targets", "targets whose columns do not match their kind",
             "SELECT t.task_id || '#' || x.position FROM task_targets x JOIN tasks t "
             "ON t.task_key = x.task_key WHERE " +

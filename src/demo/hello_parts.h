@@ -2,11 +2,22 @@
 // (hello_records.cc), then the tasks (hello_tasks.cc) point into them.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <string>
+#include <utility>
 
 #include "timef/model.h"
 
 namespace timef::demo::internal {
+
+// Microseconds: the hello-world time axes are in µs.
+inline constexpr int64_t kSecond = 1'000'000;
+
+inline std::shared_ptr<const model::AnnotationContent> Content(std::string key,
+                                                               model::AnnotationValue value) {
+  return std::make_shared<model::AnnotationContent>(std::move(key), std::move(value));
+}
 
 struct HelloParts {
   std::shared_ptr<model::Record> ecg_record;

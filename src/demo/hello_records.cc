@@ -22,16 +22,11 @@ using model::TimeInterval;
 using model::TimePoint;
 using model::ValueArray;
 
-constexpr int64_t kSecond = 1'000'000;
 // 2023-11-14T22:13:20Z.
 constexpr int64_t kEcgStartUs = 1'700'000'000'000'000;
 constexpr int64_t kEcgSpanUs = kEcgSamples / kEcgRateHz * kSecond;
 constexpr int64_t kVitalsSpanUs = 600 * kSecond;
 constexpr int64_t kGeneratedSamples = 2'500;
-
-std::shared_ptr<const AnnotationContent> Content(std::string key, AnnotationValue value) {
-  return std::make_shared<AnnotationContent>(std::move(key), std::move(value));
-}
 
 std::shared_ptr<Signal> AddSignal(model::Source& source, std::string name,
                                   std::shared_ptr<const Spec> spec,

@@ -21,12 +21,6 @@ using model::TaskType;
 using model::TimeInterval;
 using model::TimePoint;
 
-constexpr int64_t kSecond = 1'000'000;
-
-std::shared_ptr<const AnnotationContent> Content(std::string key, AnnotationValue value) {
-  return std::make_shared<AnnotationContent>(std::move(key), std::move(value));
-}
-
 // The answer of the scalar task is the real mean of the stored heart rate (nulls and NaN left
 // out), so the task stays consistent with its input.
 double MeanHeartRate(const model::Signal& signal) {

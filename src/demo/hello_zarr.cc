@@ -7,7 +7,7 @@
 namespace timef::demo {
 namespace {
 
-constexpr int64_t kSecond = 1'000'000;
+using internal::kSecond;
 constexpr int64_t kSpectrogramRateHz = 4;
 
 // Two channels × eight frequency bins per step: a deterministic closed form.

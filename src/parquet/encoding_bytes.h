@@ -29,6 +29,12 @@ inline T ByteSwapIfBigEndian(T v) {
   }
 }
 
+// `bytes` viewed as values of T (the caller guarantees alignment and whole values).
+template <typename T>
+inline std::span<const T> As(std::span<const std::byte> bytes) {
+  return {reinterpret_cast<const T*>(bytes.data()), bytes.size() / sizeof(T)};
+}
+
 // Reads an integer stored little-endian at `p` (no alignment needed).
 template <typename T>
 inline T LoadLE(const std::byte* p) {

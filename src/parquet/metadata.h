@@ -74,6 +74,12 @@ enum class Encoding : std::int32_t {
   kByteStreamSplit = 9,
 };
 
+// PLAIN_DICTIONARY (the Parquet 1.0 name) and RLE_DICTIONARY both mean "indices into the
+// dictionary page".
+inline bool IsDictionaryEncoding(Encoding e) {
+  return e == Encoding::kPlainDictionary || e == Encoding::kRleDictionary;
+}
+
 enum class CompressionCodec : std::int32_t {
   kUncompressed = 0,
   kSnappy = 1,

@@ -12,10 +12,6 @@ namespace {
 // Levels decoded per step: bounds the scratch memory whatever a page claims to hold.
 constexpr std::size_t kBatch = 4096;
 
-bool IsDictionaryEncoding(Encoding e) {
-  return e == Encoding::kPlainDictionary || e == Encoding::kRleDictionary;
-}
-
 Encoding DataPageEncoding(const PageHeader& h) {
   return h.type == PageType::kDataPageV2 ? h.data_page_header_v2->encoding
                                          : h.data_page_header->encoding;

@@ -15,10 +15,6 @@ namespace {
                     " values");
 }
 
-bool IsDictionaryEncoding(Encoding e) {
-  return e == Encoding::kPlainDictionary || e == Encoding::kRleDictionary;
-}
-
 }  // namespace
 
 void Dictionary::Load(Type type, std::int32_t type_length, std::span<const std::byte> page,

@@ -5,6 +5,7 @@
 
 #include "parquet/encoding_bitpack.h"
 #include "parquet/encoding_byte_stream_split.h"
+#include "parquet/encoding_bytes.h"
 #include "parquet/encoding_delta.h"
 #include "parquet/encoding_plain.h"
 #include "parquet/writer_page.h"
@@ -73,11 +74,6 @@ class HybridCost {
   std::int64_t values_ = 0;
   std::int64_t bits_ = 0;
 };
-
-template <typename T>
-std::span<const T> As(std::span<const std::byte> bytes) {
-  return {reinterpret_cast<const T*>(bytes.data()), bytes.size() / sizeof(T)};
-}
 
 void AppendWithLength(std::span<const std::byte> runs, std::vector<std::byte>& out) {
   const auto length = static_cast<std::uint32_t>(runs.size());

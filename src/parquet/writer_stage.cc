@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "parquet/encoding_bytes.h"
 #include "parquet/writer_options.h"
 
 namespace timef::parquet {
@@ -19,11 +20,6 @@ namespace {
 constexpr std::int64_t kDictionaryGroup = 4096;
 
 constexpr std::int64_t kMaxSlotsPerRow = std::numeric_limits<std::int32_t>::max();
-
-template <typename T>
-std::span<const T> As(std::span<const std::byte> bytes) {
-  return {reinterpret_cast<const T*>(bytes.data()), bytes.size() / sizeof(T)};
-}
 
 }  // namespace
 

@@ -100,7 +100,7 @@ std::vector<T> DecodeAll(std::span<const std::byte> data, size_t n) {
 }
 
 template <typename T>
-void CheckRoundTrip(const std::vector<T>& values) {
+void CheckDeltaRoundTrip(const std::vector<T>& values) {
   std::vector<std::byte> encoded;
   AppendDeltaBinaryPacked(std::span<const T>(values), encoded);
   EXPECT_EQ(DeltaBinaryPackedSize(encoded), encoded.size());
@@ -116,13 +116,13 @@ void CheckRoundTrip(const std::vector<T>& values) {
 TEST(EncodingDeltaBinaryPacked, RoundTripsSizesAndDistributions) {
   for (size_t n : kSizes) {
     for (auto d : kDistributions) {
-      CheckRoundTrip(MakeIntegers<int32_t>(n, d, n * 7 + 1));
-      CheckRoundTrip(MakeIntegers<int64_t>(n, d, n * 7 + 2));
+      CheckDeltaRoundTrip(MakeIntegers<int32_t>(n, d, n * 7 + 1));
+      CheckDeltaRoundTrip(MakeIntegers<int64_t>(n, d, n * 7 + 2));
     }
   }
   // Extremes that overflow every delta.
-  CheckRoundTrip(std::vector<int64_t>{INT64_MIN, INT64_MAX, INT64_MIN, 0, INT64_MAX, -1});
-  CheckRoundTrip(std::vector<int32_t>{INT32_MIN, INT32_MAX, INT32_MIN, 0, INT32_MAX, -1});
+  CheckDeltaRoundTrip(std::vector<int64_t>{INT64_MIN, INT64_MAX, INT64_MIN, 0, INT64_MAX, -1});
+  CheckDeltaRoundTrip(std::vector<int32_t>{INT32_MIN, INT32_MAX, INT32_MIN, 0, INT32_MAX, -1});
 }
 
 TEST(EncodingDeltaBinaryPacked, SpecExamplesWithAValidBlockSize) {

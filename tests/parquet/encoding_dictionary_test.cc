@@ -22,7 +22,7 @@ using testing::SameBits;
 
 // Writer path (builder -> dictionary page + index data) and reader path (page -> decoder).
 template <typename T>
-void CheckRoundTrip(const std::vector<T>& values) {
+void CheckDictionaryRoundTrip(const std::vector<T>& values) {
   DictionaryBuilder<T> builder;
   std::vector<uint32_t> indices;
   builder.Put(std::span<const T>(values), indices);
@@ -45,11 +45,11 @@ void CheckRoundTrip(const std::vector<T>& values) {
 TEST(EncodingDictionary, NumbersRoundTrip) {
   for (size_t n : kSizes) {
     for (auto d : kDistributions) {
-      CheckRoundTrip(MakeIntegers<int32_t>(n, d, n + 1));
-      CheckRoundTrip(MakeIntegers<int64_t>(n, d, n + 2));
+      CheckDictionaryRoundTrip(MakeIntegers<int32_t>(n, d, n + 1));
+      CheckDictionaryRoundTrip(MakeIntegers<int64_t>(n, d, n + 2));
     }
-    CheckRoundTrip(MakeFloats<float>(n, n + 3));
-    CheckRoundTrip(MakeFloats<double>(n, n + 4));
+    CheckDictionaryRoundTrip(MakeFloats<float>(n, n + 3));
+    CheckDictionaryRoundTrip(MakeFloats<double>(n, n + 4));
   }
 }
 
@@ -65,7 +65,7 @@ TEST(EncodingDictionary, FloatsAreKeyedByBitPattern) {
   EXPECT_EQ(builder.size(), 8u);
   EXPECT_EQ(indices, (std::vector<uint32_t>{0, 1, 2, 3, 4, 0, 2, 1, 5, 3, 6, 7}));
   EXPECT_EQ(builder.dictionary_bytes(), 64u);
-  CheckRoundTrip(values);
+  CheckDictionaryRoundTrip(values);
 
   DictionaryBuilder<float> floats;
   EXPECT_EQ(floats.Put(0.0f), 0u);
@@ -131,7 +131,7 @@ TEST(EncodingDictionary, ManyDistinctValuesGrowTheTable) {
   EXPECT_EQ(builder.size(), 100000u);
   EXPECT_EQ(builder.dictionary_bytes(), 800000u);
   for (size_t i = 0; i < values.size(); ++i) ASSERT_EQ(indices[i], i);
-  CheckRoundTrip(values);
+  CheckDictionaryRoundTrip(values);
 }
 
 TEST(EncodingDictionary, FixedLenRoundTrip) {

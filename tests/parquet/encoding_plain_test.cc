@@ -19,7 +19,7 @@ using testing::SameArrays;
 using testing::SameBits;
 
 template <typename T>
-void CheckRoundTrip(const std::vector<T>& values) {
+void CheckPlainRoundTrip(const std::vector<T>& values) {
   std::vector<std::byte> encoded;
   AppendPlain(std::span<const T>(values), encoded);
   ASSERT_EQ(encoded.size(), values.size() * sizeof(T));
@@ -35,16 +35,16 @@ void CheckRoundTrip(const std::vector<T>& values) {
 TEST(EncodingPlain, IntegersRoundTrip) {
   for (size_t n : kSizes) {
     for (auto d : kDistributions) {
-      CheckRoundTrip(MakeIntegers<int32_t>(n, d, n * 3 + 1));
-      CheckRoundTrip(MakeIntegers<int64_t>(n, d, n * 3 + 2));
+      CheckPlainRoundTrip(MakeIntegers<int32_t>(n, d, n * 3 + 1));
+      CheckPlainRoundTrip(MakeIntegers<int64_t>(n, d, n * 3 + 2));
     }
   }
 }
 
 TEST(EncodingPlain, FloatsRoundTripBitExactly) {
   for (size_t n : kSizes) {
-    CheckRoundTrip(MakeFloats<float>(n, n + 5));
-    CheckRoundTrip(MakeFloats<double>(n, n + 6));
+    CheckPlainRoundTrip(MakeFloats<float>(n, n + 5));
+    CheckPlainRoundTrip(MakeFloats<double>(n, n + 6));
   }
 }
 

@@ -43,7 +43,7 @@ using testing::SameCells;
 using testing::DuckDbInput;
 using testing::RewriteCase;
 
-constexpr int kRows = testing::kRewriteRows;
+constexpr int kDuckDbRows = testing::kRewriteRows;
 
 class RewriteDuckDbTest : public ::testing::TestWithParam<std::tuple<DuckDbInput, RewriteCase>> {
  protected:
@@ -81,7 +81,8 @@ TEST_P(RewriteDuckDbTest, DuckDbReadsTheRewriteAsItsOwnFile) {
 
   const auto expected = db_.Columns(Scan(original));
   ASSERT_EQ(expected.size(), 21u);
-  for (const auto& column : expected) ASSERT_EQ(column.size(), static_cast<std::size_t>(kRows));
+  for (const auto& column : expected)
+    ASSERT_EQ(column.size(), static_cast<std::size_t>(kDuckDbRows));
   if (rewrite.duckdb_reads_rewrite) {
     // Same schema as DuckDB sees it, and the same rows, bit for bit.
     EXPECT_EQ(db_.Columns("DESCRIBE " + Scan(original)),
@@ -95,10 +96,10 @@ TEST_P(RewriteDuckDbTest, DuckDbReadsTheRewriteAsItsOwnFile) {
 
   // The options took effect: codec, row groups and each column's encoding.
   FileReader reader = FileReader::OpenFile(rewritten);
-  EXPECT_EQ(reader.num_rows(), kRows);
+  EXPECT_EQ(reader.num_rows(), kDuckDbRows);
   if (rewrite.row_group_rows) {
     EXPECT_EQ(reader.num_row_groups(),
-              (kRows + *rewrite.row_group_rows - 1) / *rewrite.row_group_rows);
+              (kDuckDbRows + *rewrite.row_group_rows - 1) / *rewrite.row_group_rows);
   } else {
     EXPECT_EQ(reader.num_row_groups(), FileReader::OpenFile(original).num_row_groups());
   }

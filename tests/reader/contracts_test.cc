@@ -20,10 +20,6 @@ namespace timef {
 namespace {
 namespace fs = std::filesystem;
 
-std::unique_ptr<testing::WrittenFixture> Write(WriteOptions options = {}) {
-  return testing::WriteFixture(std::move(options));
-}
-
 // Runs `sql` on the release's catalog and records the catalog's new size and checksum in the
 // manifest, so that the release still opens and only the changed rows are wrong.
 void TamperCatalog(const fs::path& release_dir, const std::vector<std::string>& sql) {
@@ -84,7 +80,7 @@ bool Contains(const std::string& text, std::string_view part) {
 // ---- an empty list means nothing ----
 
 TEST(ContractsTest, EmptyIdListMeansNothing) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   Reader reader = Reader::Open(w->result.release_dir);
   const std::vector<std::int64_t> none;
   EXPECT_TRUE(reader.GetRecords(none).empty());
@@ -101,7 +97,7 @@ TEST(ContractsTest, EmptyIdListMeansNothing) {
 }
 
 TEST(ContractsTest, EmptyInputsMeanNoTasks) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   Reader reader = Reader::Open(w->result.release_dir);
   EXPECT_EQ(reader.ReadTasks({}).size(), 3u);
   EXPECT_TRUE(reader.ReadTasks({.inputs = std::vector<std::int64_t>{}}).empty());
@@ -116,7 +112,7 @@ TEST(ContractsTest, EmptyInputsMeanNoTasks) {
 // ---- GetSignal(s) ----
 
 TEST(ContractsTest, GetSignalReachesItsSourceAndRecordAfterTheCall) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   Reader reader = Reader::Open(w->result.release_dir);
   std::shared_ptr<model::Signal> lead = reader.GetSignal(*w->fixture.lead->id());
   std::shared_ptr<model::Source> source = lead->source();
@@ -135,7 +131,7 @@ TEST(ContractsTest, GetSignalReachesItsSourceAndRecordAfterTheCall) {
 }
 
 TEST(ContractsTest, GetSignalLoadPlanLoadsThatSignalOnly) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   Reader reader = Reader::Open(w->result.release_dir);
   std::shared_ptr<model::Signal> lead =
       reader.GetSignal(*w->fixture.lead->id(), LoadPlan::AllEager());
@@ -163,7 +159,7 @@ TEST(ContractsTest, GetSignalLoadPlanLoadsThatSignalOnly) {
 // ---- lifetime ----
 
 TEST(ContractsTest, DestroyingTheReaderClosesIt) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   const fs::path dir = w->result.release_dir;
   std::shared_ptr<model::Signal> lazy;
   std::shared_ptr<model::Task> answer;
@@ -183,7 +179,7 @@ TEST(ContractsTest, DestroyingTheReaderClosesIt) {
 }
 
 TEST(ContractsTest, EagerObjectsKeepNoReaderStateAlive) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   const fs::path dir = w->result.release_dir;
   std::weak_ptr<ReaderState> state;
   std::unique_ptr<model::Dataset> dataset;
@@ -214,7 +210,7 @@ TEST(ContractsTest, LazyHandlesOfOneReaderWorkFromFourThreadsWhileItCloses) {
   options.chunk_max_bytes = 4096;
   options.row_group_target_bytes = 16 * 1024;
   options.shard_target_bytes = 32 * 1024;
-  auto w = Write(options);
+  auto w = testing::WriteFixture(options);
   Reader opened = Reader::Open(w->result.release_dir);
   const auto records = opened.GetRecords(std::vector<std::int64_t>{
       *w->fixture.ecg->id(), *w->fixture.vitals->id(), *w->fixture.notes->id()});
@@ -264,7 +260,7 @@ TEST(ContractsTest, LazyHandlesOfOneReaderWorkFromFourThreadsWhileItCloses) {
 // ---- stat failures, stored marks, windows, Zarr ----
 
 TEST(ContractsTest, AnUnstatableFileIsNotReportedMissing) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   const fs::path dir = w->result.release_dir;
   const std::string payload = w->result.manifest.files.payloads.at(0).path;
   // A symlink to itself cannot be stat'ed (ELOOP); the file is not absent.
@@ -281,7 +277,7 @@ TEST(ContractsTest, AnUnstatableFileIsNotReportedMissing) {
 }
 
 TEST(ContractsTest, AnUnstatableCatalogIsNotReportedMissing) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   const fs::path dir = w->result.release_dir;
   Reader reader = Reader::Open(dir);
   const fs::path control = dir / manifest::kControlFileName;
@@ -305,7 +301,7 @@ TEST(ContractsTest, AnUnstatableCatalogIsNotReportedMissing) {
 }
 
 TEST(ContractsTest, MalformedHighWaterMarkIsFormatError) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   TamperCatalog(w->result.release_dir,
                 {"UPDATE control_metadata SET \"value\" = '12x' WHERE \"key\" = 'max_signal_id'"});
   Reader reader = Reader::Open(w->result.release_dir);
@@ -315,7 +311,7 @@ TEST(ContractsTest, MalformedHighWaterMarkIsFormatError) {
 }
 
 TEST(ContractsTest, ReadStepsOfAnEmptyWindowDecodesNothing) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   Reader reader = Reader::Open(w->result.release_dir);
   const auto lead = reader.GetSignal(*w->fixture.lead->id());
   const SignalValuesRef ref = reader.GetSignalValues(*w->fixture.lead2->id());
@@ -335,7 +331,7 @@ TEST(ContractsTest, ReadStepsOfAnEmptyWindowDecodesNothing) {
 // A Parquet release whose catalog points at a Zarr array it does not store: the error names the
 // array's zarr.json, which the manifest does not list (docs/format.md §8.6).
 TEST(ContractsTest, AZarrLocatorOfAnUnlistedArrayNamesItsZarrJson) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   const std::int64_t lead = *w->fixture.lead->id();
   TamperCatalog(w->result.release_dir,
                 {"UPDATE signal_chunks SET value_path = 'time_series.zarr/ecg', "
@@ -357,7 +353,7 @@ TEST(ContractsTest, AZarrLocatorOfAnUnlistedArrayNamesItsZarrJson) {
 // ---- messages ----
 
 TEST(ContractsTest, MissingIdMessagesAreWordedAlikeOnEveryPath) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   Reader reader = Reader::Open(w->result.release_dir);
   const std::vector<std::int64_t> ids{*w->fixture.ecg->id(), 987};
   const std::string records = "records: record_id: no record with ID 987";
@@ -378,7 +374,7 @@ TEST(ContractsTest, MissingIdMessagesAreWordedAlikeOnEveryPath) {
 }
 
 TEST(ContractsTest, HydrationErrorsNameTheTable) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   TamperCatalog(w->result.release_dir,
                 {"UPDATE signals SET dtype = 'float99' WHERE signal_id = " +
                      std::to_string(*w->fixture.lead->id()),
@@ -393,7 +389,7 @@ TEST(ContractsTest, HydrationErrorsNameTheTable) {
   const std::string task = FormatErrorMessage([&] { reader.GetTask(*w->fixture.classify->id()); });
   EXPECT_TRUE(task.starts_with("tasks: split: unknown value 'holdout'")) << task;
 
-  auto other = Write();
+  auto other = testing::WriteFixture();
   TamperCatalog(other->result.release_dir,
                 {"UPDATE annotation_occurrences SET span_type = 'sometimes' WHERE occurrence_key = "
                  "(SELECT min(occurrence_key) FROM annotation_occurrences)"});

@@ -14,10 +14,6 @@ namespace timef {
 namespace {
 using testing::TempDir;
 
-std::unique_ptr<testing::WrittenFixture> Write(WriteOptions options = {}, int ecg_records = 1) {
-  return testing::WriteFixture(std::move(options), ecg_records);
-}
-
 bool ValuesLoaded(const model::Record& record) {
   bool all = true;
   for (const auto& signal : record.Signals()) {
@@ -36,7 +32,7 @@ bool AnyValuesLoaded(const model::Record& record) {
 // In the fixture, forecast (input: vitals) derives from answer (input: ecg, long packed prompt,
 // rationale and text target), which derives from classify (input: ecg).
 TEST(LoadPlanTest, AnEagerPlanDoesNotReachFromTasksParents) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   Reader reader = Reader::Open(w->result.release_dir);
   const auto forecast =
       reader.GetTask(*w->fixture.forecast->id(), std::nullopt, LoadPlan::AllEager());
@@ -64,7 +60,7 @@ TEST(LoadPlanTest, AnEagerPlanDoesNotReachFromTasksParents) {
 }
 
 TEST(LoadPlanTest, ATaskInTheBatchIsLoadedEvenWhenAnotherDerivesFromIt) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   Reader reader = Reader::Open(w->result.release_dir);
   const auto tasks = reader.ReadTasks({.load = LoadPlan::AllEager()});
   ASSERT_EQ(tasks.size(), 3u);
@@ -91,7 +87,7 @@ TEST(LoadPlanTest, ATaskInTheBatchIsLoadedEvenWhenAnotherDerivesFromIt) {
 // read_tasks(inputs=records): the tasks use the caller's Record objects, annotations included,
 // and the plan does not touch them.
 TEST(InputRecordsTest, TasksReuseTheRecordsYouPassAndLeaveThemAsTheyAre) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   Reader reader = Reader::Open(w->result.release_dir);
   const auto records = reader.GetRecords(std::vector<int64_t>{*w->fixture.ecg->id()});
   const auto& ecg = records.front();

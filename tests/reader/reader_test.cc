@@ -20,12 +20,8 @@ using testing::FixtureCard;
 using testing::MakeFixture;
 using testing::TempDir;
 
-std::unique_ptr<testing::WrittenFixture> Write(WriteOptions options = {}, int ecg_records = 1) {
-  return testing::WriteFixture(std::move(options), ecg_records);
-}
-
 TEST(ReaderTest, RoundTripRestoresEveryFieldAndValue) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   Reader reader = Reader::Open(w->result.release_dir);
   const Json expected = model::DumpDataset(*w->fixture.dataset, {.values = true});
   EXPECT_EQ(model::DumpDataset(*reader.Read(), {.values = true}), expected);
@@ -33,7 +29,7 @@ TEST(ReaderTest, RoundTripRestoresEveryFieldAndValue) {
 }
 
 TEST(ReaderTest, SpecialFloatsAreBitExact) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   Reader reader = Reader::Open(w->result.release_dir);
   const auto loaded = reader.GetSignal(*w->fixture.lead->id())->LoadValues();
   auto values = loaded->values<float>();
@@ -47,7 +43,7 @@ TEST(ReaderTest, SpecialFloatsAreBitExact) {
 }
 
 TEST(ReaderTest, OpenAndReadingRecordsTouchNoValueOrPayloadFile) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   Reader reader = Reader::Open(w->result.release_dir);
   EXPECT_EQ(reader.counters().catalog_opens, 0u);
   auto dataset = reader.Read();
@@ -74,7 +70,7 @@ TEST(ReaderTest, OneSignalOpensOnlyItsShardAndOneWindowOnlyItsChunk) {
   options.row_group_target_bytes = 16 * 1024;  // 4 chunks per row group
   options.shard_target_bytes = 32 * 1024;      // several shards per spec_type
   options.data_page_target_bytes = 1024;       // each chunk spans several pages
-  auto w = Write(options);
+  auto w = testing::WriteFixture(options);
   Reader reader = Reader::Open(w->result.release_dir);
   auto lead = reader.GetSignal(*w->fixture.lead2->id());
   ASSERT_EQ(reader.counters().values_files_opened, 0u);
@@ -94,7 +90,7 @@ TEST(ReaderTest, OneSignalOpensOnlyItsShardAndOneWindowOnlyItsChunk) {
 }
 
 TEST(ReaderTest, StepWindowsClampKeepDtypeAndRejectBadBounds) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   Reader reader = Reader::Open(w->result.release_dir);
   auto lead = reader.GetSignal(*w->fixture.lead->id());
   const model::ValueArray empty = lead->ReadSteps(5, 5);
@@ -108,7 +104,7 @@ TEST(ReaderTest, StepWindowsClampKeepDtypeAndRejectBadBounds) {
 }
 
 TEST(ReaderTest, IrregularOffsetsAreReadOnceAndSharedWithinARead) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   Reader reader = Reader::Open(w->result.release_dir);
   auto record = reader.GetRecord(*w->fixture.vitals->id());
   auto signals = record->Signals();
@@ -128,7 +124,7 @@ TEST(ReaderTest, IrregularOffsetsAreReadOnceAndSharedWithinARead) {
 }
 
 TEST(ReaderTest, LookupsByIdKeepOrderShareObjectsAndNameEveryMissingId) {
-  auto w = Write({}, 3);
+  auto w = testing::WriteFixture({}, 3);
   Reader reader = Reader::Open(w->result.release_dir);
   const std::vector<int64_t> ids{3, 1, 3};
   auto records = reader.GetRecords(ids);
@@ -152,7 +148,7 @@ TEST(ReaderTest, LookupsByIdKeepOrderShareObjectsAndNameEveryMissingId) {
 }
 
 TEST(ReaderTest, RecordStreamsAreBoundedAndCheckIdsFirst) {
-  auto w = Write({}, 5);
+  auto w = testing::WriteFixture({}, 5);
   Reader reader = Reader::Open(w->result.release_dir);
   EXPECT_EQ(reader.RecordIds().size(), 7u);
   RecordStream all = reader.IterRecords({.batch_size = 3});
@@ -170,7 +166,7 @@ TEST(ReaderTest, RecordStreamsAreBoundedAndCheckIdsFirst) {
 }
 
 TEST(ReaderTest, TaskStreamsFilterAndCoverEveryTask) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   Reader reader = Reader::Open(w->result.release_dir);
   EXPECT_EQ(reader.ReadTasks().size(), 3u);
   EXPECT_EQ(reader.ReadTasks({.split = model::Split::kTest}).size(), 1u);
@@ -194,7 +190,7 @@ TEST(ReaderTest, TaskStreamsFilterAndCoverEveryTask) {
 }
 
 TEST(ReaderTest, HandlesStayReadableAfterClose) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   Reader reader = Reader::Open(w->result.release_dir);
   auto lead = reader.GetSignal(*w->fixture.lead->id());
   reader.Close();
@@ -205,7 +201,7 @@ TEST(ReaderTest, HandlesStayReadableAfterClose) {
 // ---- integrity ----
 
 TEST(ReaderIntegrityTest, VerifyPassesAfterReadsAndNamesEachCorruptFile) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   const fs::path dir = w->result.release_dir;
   {
     Reader reader = Reader::Open(dir);
@@ -231,14 +227,14 @@ TEST(ReaderIntegrityTest, VerifyPassesAfterReadsAndNamesEachCorruptFile) {
 }
 
 TEST(ReaderIntegrityTest, CorruptManifestFailsOpen) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   const fs::path manifest = w->result.release_dir / "manifest.json";
   testing::FlipByte(manifest, 1);  // '{' -> 'z'... any flip in the first bytes breaks the JSON
   EXPECT_THROW(Reader::Open(w->result.release_dir), ManifestError);
 }
 
 TEST(ReaderIntegrityTest, MissingOrResizedFileFailsOpenNamingIt) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   const fs::path dir = w->result.release_dir;
   const fs::path shard = dir / w->result.manifest.files.time_series.front().path;
   fs::rename(shard, dir / "moved");
@@ -255,7 +251,7 @@ TEST(ReaderIntegrityTest, MissingOrResizedFileFailsOpenNamingIt) {
 }
 
 TEST(ReaderIntegrityTest, ManifestPathWithDotDotIsRefused) {
-  auto w = Write();
+  auto w = testing::WriteFixture();
   const fs::path file = w->result.release_dir / "manifest.json";
   std::string text = manifest::ReadManifestBytes(file);
   const std::string from = "\"time_series/part-00000000.parquet\"";

@@ -13,7 +13,8 @@ using testing::FixtureCard;
 using testing::MakeFixture;
 using testing::TempDir;
 
-std::unique_ptr<testing::WrittenFixture> Write(WriteOptions options = {}, int ecg_records = 2) {
+std::unique_ptr<testing::WrittenFixture> WriteTwoEcgRecords(WriteOptions options = {},
+                                                            int ecg_records = 2) {
   return testing::WriteFixture(std::move(options), ecg_records);
 }
 
@@ -28,7 +29,7 @@ std::vector<std::pair<std::shared_ptr<model::Signal>, int64_t>> AllSignals(
 }
 
 TEST(SignalValuesTest, EverySignalReadsBackExactlyWithItsRecordAndSpec) {
-  auto w = Write();
+  auto w = WriteTwoEcgRecords();
   Reader reader = Reader::Open(w->result.release_dir);
   const auto signals = AllSignals(*w);
   ASSERT_GE(signals.size(), 8u);
@@ -55,7 +56,7 @@ TEST(SignalValuesTest, AfterTheFirstLookupReadsRunNoSqlAndTouchOnlyTheirShard) {
   options.row_group_target_bytes = 16 * 1024;
   options.shard_target_bytes = 32 * 1024;
   options.data_page_target_bytes = 1024;
-  auto w = Write(options);
+  auto w = WriteTwoEcgRecords(options);
   Reader reader = Reader::Open(w->result.release_dir);
   const int64_t lead = *w->fixture.lead2->id();
   const SignalValuesRef ref = reader.GetSignalValues(lead);
@@ -86,7 +87,7 @@ TEST(SignalValuesTest, AfterTheFirstLookupReadsRunNoSqlAndTouchOnlyTheirShard) {
 }
 
 TEST(SignalValuesTest, PartialIndexQueriesOnlyWhatItLacks) {
-  auto w = Write();
+  auto w = WriteTwoEcgRecords();
   // A threshold below the release's chunk count: each request indexes the signals it names.
   Reader reader = Reader::Open(w->result.release_dir, ReaderOptions{.index_all_chunks = 1});
   const int64_t a = *w->fixture.lead->id(), b = *w->fixture.rhythm->id();
@@ -110,7 +111,7 @@ TEST(SignalValuesTest, PartialIndexQueriesOnlyWhatItLacks) {
 }
 
 TEST(SignalValuesTest, BadIdsAndWindowsAreRefusedLikeSignalReads) {
-  auto w = Write();
+  auto w = WriteTwoEcgRecords();
   Reader reader = Reader::Open(w->result.release_dir);
   EXPECT_THROW(reader.GetSignalValues(0), ValidationError);
   try {

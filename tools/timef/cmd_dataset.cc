@@ -28,12 +28,6 @@
 namespace timef::cli {
 namespace {
 
-int64_t TotalSize(const std::vector<manifest::FilePart>& parts) {
-  int64_t total = 0;
-  for (const manifest::FilePart& part : parts) total += part.size;
-  return total;
-}
-
 std::vector<manifest::FilePart> OwnFiles(const manifest::Manifest& manifest) {
   std::vector<manifest::FilePart> own{manifest.files.control};
   own.insert(own.end(), manifest.files.time_series.begin(), manifest.files.time_series.end());

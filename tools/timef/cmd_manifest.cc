@@ -54,12 +54,6 @@ std::string Join(const Range& items, Render render, std::string_view empty = "-"
 
 std::string OrNone(const std::optional<std::string>& value) { return value ? *value : "-"; }
 
-int64_t TotalSize(const std::vector<manifest::FilePart>& parts) {
-  int64_t total = 0;
-  for (const manifest::FilePart& part : parts) total += part.size;
-  return total;
-}
-
 void PrintFiles(const std::vector<manifest::FilePart>& parts) {
   Table table({{"path"}, {"size", true}, {"checksum"}}, OutputFormat::kText,
               {.header = false, .indent = 2});

@@ -33,6 +33,12 @@ std::optional<int64_t> ParseStep(std::string_view text) {
 
 }  // namespace
 
+int64_t TotalSize(const std::vector<manifest::FilePart>& parts) {
+  int64_t total = 0;
+  for (const manifest::FilePart& part : parts) total += part.size;
+  return total;
+}
+
 std::string FormatBytes(int64_t bytes) {
   std::string digits = std::to_string(bytes);
   std::string grouped;

@@ -7,9 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "timef/manifest.h"
 #include "timef/model.h"
 
 namespace timef::cli {
+
+// The bytes of the listed files (their manifest sizes).
+int64_t TotalSize(const std::vector<manifest::FilePart>& parts);
 
 // "1,234,567 B (1.2 MiB)"; plain "N B" below 1 KiB.
 std::string FormatBytes(int64_t bytes);
