@@ -122,7 +122,8 @@ struct ReaderOptions {
   std::optional<std::filesystem::path> sources_root;
   // Budget of the decoded Parquet dictionaries the reader keeps across value reads (least recently
   // used out first; docs/architecture.md "Read caches"). A random read that comes back to a row
-  // group then decodes only its data pages. 0 keeps none.
+  // group then decodes only its data pages. 0 keeps none. One cache per Reader (shared with the
+  // lazy handles it hands out, used under their file lock); Close() empties it.
   std::int64_t dictionary_cache_bytes = std::int64_t{64} << 20;
 };
 
