@@ -93,6 +93,8 @@ struct ReaderCounters {
   std::uint64_t values_files_opened = 0;
   std::uint64_t chunks_read = 0;
   std::uint64_t data_pages_decoded = 0;
+  std::uint64_t dictionary_pages_decoded = 0;  // Parquet dictionary pages decoded
+  std::uint64_t dictionary_cache_hits = 0;     // chunks whose dictionary came from the cache
   std::uint64_t payload_files_opened = 0;
   std::uint64_t payload_values_read = 0;
 };
@@ -118,6 +120,11 @@ struct ReaderOptions {
   // release when it sits at `<root>/<dataset_id>/<version>`; a release with payload sources
   // elsewhere then raises ValidationError at Open.
   std::optional<std::filesystem::path> sources_root;
+  // Budget of the decoded Parquet dictionaries the reader keeps across value reads (least recently
+  // used out first; docs/architecture.md "Read caches"). A random read that comes back to a row
+  // group then decodes only its data pages. 0 keeps none. One cache per Reader (shared with the
+  // lazy handles it hands out, used under their file lock); Close() empties it.
+  std::int64_t dictionary_cache_bytes = std::int64_t{64} << 20;
 };
 
 // A signal's stored values found through the reader's compact locator index, without building its

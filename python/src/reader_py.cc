@@ -60,6 +60,8 @@ py::dict CountersToPy(const ReaderCounters& c) {
   d["values_files_opened"] = c.values_files_opened;
   d["chunks_read"] = c.chunks_read;
   d["data_pages_decoded"] = c.data_pages_decoded;
+  d["dictionary_pages_decoded"] = c.dictionary_pages_decoded;
+  d["dictionary_cache_hits"] = c.dictionary_cache_hits;
   d["payload_files_opened"] = c.payload_files_opened;
   d["payload_values_read"] = c.payload_values_read;
   return d;

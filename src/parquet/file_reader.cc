@@ -49,13 +49,19 @@ struct FileReader::Impl {
   std::vector<std::unique_ptr<OffsetIndex>> indexes;
   std::vector<std::byte> index_bytes;
   ReaderStats stats;
+  std::uint64_t file_id = DictionaryCache::NewFileId();
   ColumnChunkReader chunk_reader;
 
   Impl(std::shared_ptr<RandomAccessFile> f, std::filesystem::path path, ReaderOptions o)
       : file(std::move(f)),
-        options(o),
+        options(std::move(o)),
         context{std::move(path), {}, {}, {}},
-        chunk_reader(*file, stats, o.verify_crc) {}
+        chunk_reader(*file, stats, options.verify_crc, options.dictionary_cache.get(), file_id) {}
+  ~Impl() {
+    if (options.dictionary_cache) options.dictionary_cache->EraseFile(file_id);
+  }
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
 
   std::span<const std::byte> Read(std::uint64_t offset, std::uint64_t length,
                                   std::vector<std::byte>& scratch) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "parquet/column_data.h"
+#include "parquet/dictionary_cache.h"
 #include "parquet/file_io.h"
 #include "parquet/metadata.h"
 #include "parquet/reader_column.h"
@@ -29,6 +30,10 @@ struct ReaderOptions {
   bool use_page_index = true;
   // Check the CRC of every page that is decoded, when its header carries one.
   bool verify_crc = true;
+  // Where decoded dictionaries are kept across reads (shared by the readers given it, which must
+  // then be used by one thread at a time); null keeps only the last chunk's dictionary. A reader
+  // drops its entries when it is destroyed.
+  std::shared_ptr<DictionaryCache> dictionary_cache;
 };
 
 // Not thread-safe (reads reuse scratch buffers and cache the last dictionary): use one reader

@@ -111,7 +111,7 @@ void ColumnChunkReader::Read(const ChunkInfo& info, const OffsetIndex* index, st
   if (column.physical_type == Type::kByteArray) out.byte_offsets.push_back(0);
   slots_ = 0;
   if (dictionary_key_ != info.key) {
-    dictionary_.Reset();
+    dictionary_.reset();
     dictionary_key_ = info.key;
   }
   if (first < last) {
@@ -155,7 +155,7 @@ void ColumnChunkReader::ScanChunk(std::int64_t first, std::int64_t last, ColumnD
         PageContext(page).Throw("a dictionary page must be the first page of its column chunk");
       }
       seen_dictionary = true;
-      if (!dictionary_.loaded()) LoadDictionaryPage(page);
+      if (!HaveDictionary()) LoadDictionaryPage(page);
       continue;
     }
     seen_data = true;
@@ -260,13 +260,26 @@ void ColumnChunkReader::LoadDictionaryPage(const RawPage& page) {
   if (verify_crc_) VerifyPageCrc(page, info.context);
   const auto content = Content(page);
   const auto count = static_cast<std::size_t>(page.header.dictionary_page_header->num_values);
+  auto dictionary = std::make_shared<Dictionary>();
   WithErrorContext(info_->context, page.offset, [&] {
-    dictionary_.Load(info.column->physical_type, info.column->type_length, content, count);
+    dictionary->Load(info.column->physical_type, info.column->type_length, content, count);
   });
+  dictionary_ = dictionary;
+  // Only a dictionary that decoded (and passed its CRC) is kept.
+  if (cache_ != nullptr) {
+    cache_->Put({file_id_, info.key.first, info.key.second}, std::move(dictionary));
+  }
+}
+
+bool ColumnChunkReader::HaveDictionary() {
+  if (dictionary_) return true;
+  if (cache_ == nullptr || info_->key.first < 0) return false;
+  dictionary_ = cache_->Find({file_id_, info_->key.first, info_->key.second});
+  return dictionary_ != nullptr;
 }
 
 void ColumnChunkReader::EnsureDictionaryBefore(std::uint64_t first_data_page) {
-  if (dictionary_.loaded()) return;
+  if (HaveDictionary()) return;
   const ChunkInfo& info = *info_;
   const std::uint64_t start = info.range.offset;
   if (first_data_page > start) {
@@ -324,7 +337,9 @@ std::size_t ColumnChunkReader::StartDataPage(const RawPage& page, bool with_valu
     num_values = static_cast<std::size_t>(h.num_values);
   }
   if (with_values) {
-    values_.Reset(column.physical_type, column.type_length, encoding, values, dictionary_);
+    static const Dictionary kNone;  // not loaded: a dictionary-encoded page then fails
+    values_.Reset(column.physical_type, column.type_length, encoding, values,
+                  dictionary_ ? *dictionary_ : kNone);
   }
   return num_values;
 }
@@ -415,7 +430,7 @@ ColumnChunkReader::PageResult ColumnChunkReader::DecodeList(std::size_t num_leve
   PageResult result;
   std::int64_t row = rows_before - 1;  // the row of the current level
   for (std::size_t i = 0; i < num_levels; i += kBatch) {
-    const std::size_t m = std::min(kBatch, num_levels - i);
+    std::size_t m = std::min(kBatch, num_levels - i);
     const std::int16_t* rep = rep_batch_.data();
     const std::int16_t* def = def_batch_.data();
     repetition_.Decode(std::span<std::int16_t>(rep_batch_.data(), m));
@@ -428,6 +443,10 @@ ColumnChunkReader::PageResult ColumnChunkReader::DecodeList(std::size_t num_leve
     std::size_t skip = 0;
     std::size_t present = 0;
     bool stop = false;
+    if (!nullable && !element_nullable) {
+      DecodeRequiredLists(rep, def, m, first, last, row, result, skip, present, stop, out);
+      m = 0;  // the general loop below has nothing left to do
+    }
     for (std::size_t j = 0; j < m; ++j) {
       const std::int16_t r = rep[j];
       const std::int16_t d = def[j];
@@ -465,6 +484,61 @@ ColumnChunkReader::PageResult ColumnChunkReader::DecodeList(std::size_t num_leve
   }
   result.complete = true;
   return result;
+}
+
+void ColumnChunkReader::DecodeRequiredLists(const std::int16_t* rep, const std::int16_t* def,
+                                            std::size_t m, std::int64_t first, std::int64_t last,
+                                            std::int64_t& row, PageResult& result,
+                                            std::size_t& skip, std::size_t& present, bool& stop,
+                                            ColumnData& out) {
+  // The same outcome, level for level, as DecodeList's general loop for a required list of
+  // required elements, taken a row at a time: a row's levels run from its repetition level 0 to
+  // the next one, and the counts over them are loops the compiler vectorizes.
+  const std::int16_t max_def = info_->column->max_definition_level();
+  const std::int16_t list_def = 0;
+  for (std::size_t j = 0; j < m;) {
+    const bool starts_row = rep[j] == 0;
+    std::size_t k = j + 1;
+    while (k < m && rep[k] != 0) ++k;
+    if (starts_row) {
+      ++row;
+      ++result.rows_started;
+    }
+    if (row < first) {
+      std::size_t n = 0;
+      for (std::size_t i = j; i < k; ++i) n += def[i] == max_def ? 1 : 0;
+      skip += n;
+      j = k;
+      continue;
+    }
+    if (row >= last) {
+      stop = true;
+      return;
+    }
+    std::size_t from = j;
+    if (starts_row) {
+      out.list_offsets.push_back(slots_);
+      if (def[j] <= list_def) from = j + 1;  // an empty list
+    }
+    std::size_t bad = 0;
+    std::size_t n = 0;
+    for (std::size_t i = from; i < k; ++i) {
+      bad += def[i] <= list_def ? 1 : 0;
+      n += def[i] == max_def ? 1 : 0;
+    }
+    if (bad > 0) {
+      for (std::size_t i = from; i < k; ++i) {
+        if (def[i] <= list_def) {
+          throw DecodeError("repetition level " + std::to_string(rep[i]) +
+                            " with definition level " + std::to_string(def[i]) +
+                            ": a continued list cannot be null or empty");
+        }
+      }
+    }
+    slots_ += static_cast<std::int64_t>(k - from);
+    present += n;
+    j = k;
+  }
 }
 
 void ColumnChunkReader::AppendSlots(std::size_t slots, std::size_t present,

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "parquet/column_data.h"
+#include "parquet/dictionary_cache.h"
 #include "parquet/errors.h"
 #include "parquet/file_io.h"
 #include "parquet/metadata.h"
@@ -72,11 +73,14 @@ struct ChunkInfo {
 };
 
 // Reusable decoding state (scratch buffers, decoders, the last chunk's dictionary). Not
-// thread-safe: use one per thread.
+// thread-safe: use one per thread. With a `cache`, the dictionaries it decodes are kept there under
+// (file_id, row group, column) and a chunk whose dictionary the cache holds reads no dictionary
+// page; `cache` must outlive this reader.
 class ColumnChunkReader {
  public:
-  ColumnChunkReader(const RandomAccessFile& file, ReaderStats& stats, bool verify_crc)
-      : file_(file), stats_(stats), verify_crc_(verify_crc) {}
+  ColumnChunkReader(const RandomAccessFile& file, ReaderStats& stats, bool verify_crc,
+                    DictionaryCache* cache = nullptr, std::uint64_t file_id = 0)
+      : file_(file), stats_(stats), verify_crc_(verify_crc), cache_(cache), file_id_(file_id) {}
 
   // Rows [first, last) of the chunk into `out` (cleared first). With `index` (validated), only
   // the pages holding those rows, and the dictionary page when they need it, are read and
@@ -99,6 +103,8 @@ class ColumnChunkReader {
   void ReadIndexedPages(const OffsetIndex& index, std::int64_t first, std::int64_t last,
                         ColumnData& out);
   void LoadDictionaryPage(const RawPage& page);
+  // True when the chunk's dictionary is at hand (decoded earlier, or found in the cache).
+  bool HaveDictionary();
   void EnsureDictionaryBefore(std::uint64_t first_data_page);
   std::int64_t CountPageRows(const RawPage& page, bool must_start_row);
   // Sets up levels_ and values_ for a data page; returns its level count.
@@ -109,6 +115,11 @@ class ColumnChunkReader {
                   std::int64_t last, ColumnData& out);
   PageResult DecodeList(std::size_t num_levels, std::int64_t rows_before, std::int64_t first,
                         std::int64_t last, bool must_start_row, ColumnData& out);
+  // DecodeList's loop over one batch of `m` levels for a list and elements that are both required.
+  void DecodeRequiredLists(const std::int16_t* rep, const std::int16_t* def, std::size_t m,
+                           std::int64_t first, std::int64_t last, std::int64_t& row,
+                           PageResult& result, std::size_t& skip, std::size_t& present, bool& stop,
+                           ColumnData& out);
   // Decodes `present` values into the `slots` new slots at the end of `out`, whose validity
   // (when the slots can be null) is `validity`; null slots get zeros or empty byte arrays.
   void AppendSlots(std::size_t slots, std::size_t present, const std::uint8_t* validity,
@@ -122,8 +133,11 @@ class ColumnChunkReader {
   const ChunkInfo* info_ = nullptr;
   std::int32_t width_ = 0;  // slot width (0 for BYTE_ARRAY)
   std::int64_t slots_ = 0;  // slots in the output so far
+  DictionaryCache* cache_;
+  std::uint64_t file_id_;
   PageDecompressor decompressor_;
-  Dictionary dictionary_;
+  // The dictionary of the chunk dictionary_key_ names; null until decoded or found in the cache.
+  std::shared_ptr<const Dictionary> dictionary_;
   std::pair<std::int64_t, std::int64_t> dictionary_key_{-1, -1};
   ValuesDecoder values_;
   LevelDecoder repetition_;

@@ -31,6 +31,12 @@ class Dictionary {
   void Reset() { loaded_ = false; }
   bool loaded() const { return loaded_; }
   std::size_t size() const { return size_; }
+  // Heap bytes held (what a DictionaryCache budgets).
+  std::size_t bytes() const {
+    return sizeof(Dictionary) + int32_.capacity() * 4 + int64_.capacity() * 8 +
+           float_.capacity() * 4 + double_.capacity() * 8 + fixed_.capacity() +
+           bytes_.offsets.capacity() * 8 + bytes_.bytes.capacity();
+  }
 
  private:
   friend class ValuesDecoder;

@@ -29,7 +29,9 @@ ReaderState::ReaderState(fs::path release_dir, manifest::Manifest manifest, Read
     : release_dir_(std::move(release_dir)),
       manifest_(std::move(manifest)),
       options_(std::move(options)),
-      sources_(std::move(sources)) {
+      sources_(std::move(sources)),
+      chunks_(
+          static_cast<std::size_t>(std::max<std::int64_t>(0, options_.dictionary_cache_bytes))) {
   for (const auto& part : manifest_.files.time_series) {
     own_values_.insert(part.path);
     own_parts_[part.path] = part;
@@ -251,6 +253,8 @@ ReaderCounters ReaderState::counters() const {
                         .values_files_opened = v.files_opened + z.files_opened,
                         .chunks_read = v.chunks_read + z.chunks_read,
                         .data_pages_decoded = v.pages.data_pages_decoded + z.inner_chunks_decoded,
+                        .dictionary_pages_decoded = v.pages.dictionary_pages_decoded,
+                        .dictionary_cache_hits = v.dictionaries.hits,
                         .payload_files_opened = p.files_opened,
                         .payload_values_read = p.values_read};
 }

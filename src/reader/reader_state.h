@@ -3,9 +3,9 @@
 // hold it by shared_ptr, so they stay readable after the Reader is closed or destroyed.
 //
 // Threading: the catalog session and the locator index serve the Reader's requests, one thread
-// at a time. The file state (open shards and payload files, the text cache, their counters) is
-// what lazy handles share, from any thread: ReadChunk, ReadText, ReadTextList, ReadOffsets,
-// counters() and Close() take files_mutex_.
+// at a time. The file state (open shards with their decoded-dictionary cache, payload files, the
+// text cache, their counters) is what lazy handles share, from any thread: ReadChunk, ReadText,
+// ReadTextList, ReadOffsets, counters() and Close() take files_mutex_.
 #pragma once
 
 #include <cstdint>

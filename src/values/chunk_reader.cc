@@ -16,13 +16,16 @@ struct ChunkReader::OpenShard {
   parquet::ColumnData scratch;
 };
 
-ChunkReader::ChunkReader() = default;
+ChunkReader::ChunkReader(std::size_t dictionary_cache_bytes)
+    : dictionaries_(std::make_shared<parquet::DictionaryCache>(dictionary_cache_bytes)) {}
 ChunkReader::~ChunkReader() = default;
 
 ChunkReader::OpenShard& ChunkReader::Shard(const ChunkRef& chunk) {
   auto found = shards_.find(chunk.file);
   if (found != shards_.end()) return *found->second;
-  auto shard = std::make_unique<OpenShard>(parquet::FileReader::OpenFile(chunk.file));
+  parquet::ReaderOptions options;
+  options.dictionary_cache = dictionaries_;
+  auto shard = std::make_unique<OpenShard>(parquet::FileReader::OpenFile(chunk.file, options));
   const auto& columns = shard->reader.columns();
   for (std::size_t i = 0; i < columns.size(); ++i) {
     if (columns[i].name == kValuesColumnName) {
@@ -35,9 +38,11 @@ ChunkReader::OpenShard& ChunkReader::Shard(const ChunkRef& chunk) {
 }
 
 model::ValueArray ChunkReader::Read(const ChunkRef& chunk, const model::Spec& spec) {
-  const std::string where = "values of '" + chunk.value_path + "', row group " +
-                            std::to_string(chunk.row_group) + ", row " + std::to_string(chunk.row);
+  // The site is spelled out only when a read fails: building it is an allocation per chunk.
   auto fail = [&](const std::string& problem) {
+    const std::string where = "values of '" + chunk.value_path + "', row group " +
+                              std::to_string(chunk.row_group) + ", row " +
+                              std::to_string(chunk.row);
     throw FormatError(ErrorSite{chunk.file, "", where},
                       problem + " (spec_type '" + spec.spec_type + "')");
   };
@@ -65,6 +70,7 @@ model::ValueArray ChunkReader::Read(const ChunkRef& chunk, const model::Spec& sp
 
 ChunkReaderStats ChunkReader::stats() const {
   ChunkReaderStats total = closed_stats_;
+  total.dictionaries = dictionaries_->stats();
   for (const auto& [path, shard] : shards_) parquet::AddStats(total.pages, shard->reader.stats());
   return total;
 }
@@ -73,6 +79,7 @@ void ChunkReader::Clear() {
   for (const auto& [path, shard] : shards_)
     parquet::AddStats(closed_stats_.pages, shard->reader.stats());
   shards_.clear();
+  dictionaries_->Clear();
 }
 
 }  // namespace timef::values

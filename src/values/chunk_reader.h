@@ -2,7 +2,9 @@
 // timef or by any Parquet writer: checks the `values` leaf against the spec's dtype, then decodes
 // only the page(s) holding the chunk's row through the OffsetIndex (the whole column chunk when the
 // file has no page index). Shards are opened on first use and kept open (their footers parsed
-// once). Not thread-safe: one ChunkReader per reader per thread.
+// once); the decoded dictionaries of every shard share one cache of a fixed byte budget, so random
+// reads that come back to a row group decode only their data pages. Not thread-safe: one
+// ChunkReader per reader per thread (ReaderState serializes its one under a mutex).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +15,7 @@
 #include <span>
 #include <string>
 
+#include "parquet/dictionary_cache.h"
 #include "parquet/file_reader.h"
 #include "timef/model.h"
 
@@ -36,11 +39,14 @@ struct ChunkReaderStats {
   std::uint64_t files_opened = 0;
   std::uint64_t chunks_read = 0;
   parquet::ReaderStats pages;  // summed over every open shard
+  parquet::DictionaryCacheStats dictionaries;
 };
 
 class ChunkReader {
  public:
-  ChunkReader();
+  static constexpr std::size_t kDefaultDictionaryCacheBytes = std::size_t{64} << 20;
+
+  explicit ChunkReader(std::size_t dictionary_cache_bytes = kDefaultDictionaryCacheBytes);
   ~ChunkReader();
   ChunkReader(const ChunkReader&) = delete;
   ChunkReader& operator=(const ChunkReader&) = delete;
@@ -54,12 +60,13 @@ class ChunkReader {
   model::ValueArray Read(const ChunkRef& chunk, const model::Spec& spec);
 
   ChunkReaderStats stats() const;
-  // Drops every open shard (e.g. after fork()).
+  // Drops every open shard and cached dictionary (e.g. after fork()).
   void Clear();
 
  private:
   struct OpenShard;
   OpenShard& Shard(const ChunkRef& chunk);
+  std::shared_ptr<parquet::DictionaryCache> dictionaries_;
   std::map<std::filesystem::path, std::unique_ptr<OpenShard>> shards_;
   ChunkReaderStats closed_stats_;
 };

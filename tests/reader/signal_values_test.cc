@@ -50,6 +50,47 @@ TEST(SignalValuesTest, EverySignalReadsBackExactlyWithItsRecordAndSpec) {
   }
 }
 
+// The reader's decoded-dictionary cache (docs/architecture.md "Read caches"): a second pass over
+// the same signals decodes no dictionary page, and a budget too small to keep any still reads
+// every value exactly, decoding the dictionary again each time.
+TEST(SignalValuesTest, DictionaryCacheServesRepeatReadsAndStaysExactWithoutRoom) {
+  WriteOptions options;
+  options.row_group_target_bytes = 16 * 1024;  // several row groups, each with its dictionary
+  options.data_page_target_bytes = 1024;
+  auto w = Write(options);
+  const auto signals = AllSignals(*w);
+  auto pass = [&](Reader& reader) {
+    for (const auto& [signal, record_id] : signals) {
+      ASSERT_EQ(*reader.GetSignalValues(*signal->id()).LoadValues(), *signal->LoadValues())
+          << signal->Describe();
+    }
+  };
+  Reader cached = Reader::Open(w->result.release_dir);
+  pass(cached);
+  const ReaderCounters first = cached.counters();
+  ASSERT_GT(first.dictionary_pages_decoded, 0u) << "the fixture has dictionary-encoded shards";
+  pass(cached);
+  const ReaderCounters second = cached.counters();
+  EXPECT_EQ(second.dictionary_pages_decoded, first.dictionary_pages_decoded);
+  EXPECT_GT(second.dictionary_cache_hits, first.dictionary_cache_hits);
+
+  ReaderOptions tiny;
+  tiny.dictionary_cache_bytes = 1;
+  Reader uncached = Reader::Open(w->result.release_dir, tiny);
+  pass(uncached);
+  pass(uncached);
+  const ReaderCounters none = uncached.counters();
+  EXPECT_EQ(none.dictionary_cache_hits, 0u);
+  EXPECT_GT(none.dictionary_pages_decoded, first.dictionary_pages_decoded);
+  EXPECT_EQ(none.data_pages_decoded, second.data_pages_decoded);
+
+  // Close() drops the cache with the open shards: the next read decodes its dictionary again.
+  cached.Close();
+  const int64_t id = *signals.front().first->id();
+  EXPECT_EQ(*cached.GetSignalValues(id).LoadValues(), *signals.front().first->LoadValues());
+  EXPECT_GT(cached.counters().dictionary_pages_decoded, second.dictionary_pages_decoded);
+}
+
 TEST(SignalValuesTest, AfterTheFirstLookupReadsRunNoSqlAndTouchOnlyTheirShard) {
   WriteOptions options;
   options.chunk_max_bytes = 4096;  // 1,024 float32 steps per chunk

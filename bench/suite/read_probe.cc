@@ -1,0 +1,74 @@
+// A profiling driver for the by-ID read paths of an existing release (issue 14): runs one path in
+// a loop with nothing else in the process, so that `perf record` sees only that path. Not a
+// benchmark (the suite times and checks); it prints the median per operation as a sanity figure.
+//
+// usage: timef_read_probe RELEASE series|object|handle|batch|batch_object|record N [SEED]
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "timef/reader.h"
+
+namespace {
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::cerr << "usage: timef_read_probe RELEASE series|object|handle|batch|batch_object|record "
+                 "N [SEED]\n";
+    return 2;
+  }
+  const std::string mode = argv[2];
+  const int n = std::atoi(argv[3]);
+  std::mt19937_64 rng(argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 1);
+  timef::Reader reader = timef::Reader::Open(argv[1]);
+  const std::vector<std::int64_t> record_ids = reader.RecordIds();
+  std::vector<std::int64_t> signal_ids;
+  for (const auto& record : reader.GetRecords(record_ids)) {
+    for (const auto& signal : record->Signals()) signal_ids.push_back(*signal->id());
+  }
+  auto pick = [&](const std::vector<std::int64_t>& from) { return from[rng() % from.size()]; };
+  reader.GetSignalValues(signal_ids.front());  // the locator index, as the suite warms it
+  std::vector<double> us;
+  double sink = 0;
+  using Clock = std::chrono::steady_clock;
+  for (int i = 0; i < n; ++i) {
+    const auto start = Clock::now();
+    if (mode == "series") {
+      sink += reader.GetSignalValues(pick(signal_ids)).LoadValues()->size();
+    } else if (mode == "object") {
+      sink += reader.GetSignal(pick(signal_ids))->LoadValues()->size();
+    } else if (mode == "record") {
+      sink += reader.GetRecord(pick(record_ids))->Signals().size();
+    } else if (mode == "batch" || mode == "batch_object") {
+      std::vector<std::int64_t> ids(64);
+      for (auto& id : ids) id = pick(signal_ids);
+      if (mode == "batch") {
+        for (const auto& ref : reader.GetSignalValues(ids)) sink += ref.LoadValues()->size();
+      } else {
+        for (const auto& s : reader.GetSignals(ids)) sink += s->LoadValues()->size();
+      }
+    } else {
+      std::cerr << "unknown mode " << mode << "\n";
+      return 2;
+    }
+    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+  }
+  const timef::ReaderCounters c = reader.counters();
+  std::cout << mode << ": median " << Median(us) << " us over " << n << " (sink " << sink
+            << "); chunks read " << c.chunks_read << ", data pages " << c.data_pages_decoded
+            << ", dictionary pages " << c.dictionary_pages_decoded << ", dictionary cache hits "
+            << c.dictionary_cache_hits << ", catalog requests " << c.catalog_requests << "\n";
+  return 0;
+}
