@@ -42,7 +42,8 @@ fuzz: deps
 		cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
 			-DCMAKE_BUILD_TYPE=Debug -DTIMEF_BUILD_FUZZ=ON -DTIMEF_BUILD_TESTS=OFF -DTIMEF_BUILD_BENCH=OFF -DTIMEF_BUILD_PYTHON=OFF && \
 		cmake --build build-fuzz -j $(JOBS) --target fuzz_parquet_read fuzz_manifest_parse \
-			fuzz_payload_read fuzz_cli_args && scripts/fuzz.sh build-fuzz; \
+			fuzz_payload_read fuzz_cli_args fuzz_zarr_meta fuzz_legacy_manifest && \
+			scripts/fuzz.sh build-fuzz; \
 	else echo "no fuzz targets yet"; fi
 
 install: build

@@ -15,7 +15,7 @@ esac
 [ "$seconds" -gt 0 ] || { echo "fuzz.sh: SECONDS must be positive" >&2; exit 2; }
 shift $(($# >= 2 ? 2 : 1))
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(parquet_read manifest_parse payload_read cli_args)
+[ ${#targets[@]} -gt 0 ] || targets=(parquet_read manifest_parse payload_read cli_args zarr_meta legacy_manifest)
 root="$(cd "$(dirname "$0")/.." && pwd)"
 artifacts="$build_dir/fuzz-artifacts/"
 mkdir -p "$artifacts"
@@ -30,6 +30,7 @@ for name in "${targets[@]}"; do
   [ "$name" = parquet_read ] && [ -d "$root/tests/parquet/data" ] && seeds+=("$root/tests/parquet/data")
   max_len=262144
   [ "$name" = manifest_parse ] && max_len=65536
+  [ "$name" = legacy_manifest ] && max_len=65536
   echo "fuzz_$name: ${seconds}s, corpus $corpus, seeds ${seeds[*]}"
   # -entropic=0: with tens of thousands of coverage features (the engine's many decode paths), the
   # entropic scheduler of clang 14's libFuzzer spends over 70 % of the run updating its frequency

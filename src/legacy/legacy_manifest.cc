@@ -67,7 +67,10 @@ bool IsLegacyManifest(const Json& document, const std::filesystem::path& path) {
 
 LegacyManifest ReadLegacyManifest(const std::filesystem::path& dir) {
   const std::filesystem::path path = dir / "manifest.json";
-  const std::string bytes = manifest::ReadManifestBytes(path);
+  return ParseLegacyManifest(manifest::ReadManifestBytes(path), path);
+}
+
+LegacyManifest ParseLegacyManifest(std::string_view bytes, const std::filesystem::path& path) {
   std::string problem;
   std::optional<Json> parsed = ParseJsonStrict(bytes, &problem);
   if (!parsed) Fail(path, "", "invalid JSON: " + problem);
@@ -75,7 +78,7 @@ LegacyManifest ReadLegacyManifest(const std::filesystem::path& dir) {
   if (!IsLegacyManifest(doc, path)) Fail(path, "/files", "not a legacy manifest");
   LegacyManifest m;
   Sha256 hash;
-  hash.Update(std::string_view(bytes));
+  hash.Update(bytes);
   m.checksum = hash.Finish();
   if (!doc.contains("timef_format_version") || !doc["timef_format_version"].is_number_integer()) {
     Fail(path, "/timef_format_version", "missing or not an integer");

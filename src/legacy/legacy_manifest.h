@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "legacy/id_codec.h"
@@ -38,5 +39,8 @@ bool IsLegacyManifest(const Json& document, const std::filesystem::path& path);
 // Reads `<dir>/manifest.json`. FormatError naming the key for a legacy manifest timef cannot
 // read; ValidationError for a path that breaks §2.2.
 LegacyManifest ReadLegacyManifest(const std::filesystem::path& dir);
+// The same over the manifest's bytes (`path` only names it in errors); reads no file, so the fuzz
+// target (fuzz/legacy_manifest_fuzz.cc) drives it directly.
+LegacyManifest ParseLegacyManifest(std::string_view bytes, const std::filesystem::path& path);
 
 }  // namespace timef::legacy

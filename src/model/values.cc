@@ -138,4 +138,90 @@ std::shared_ptr<const ValueArray> LoaderValues::Load() const {
   return std::make_shared<const ValueArray>(loader_());
 }
 
+std::shared_ptr<const ValueArray> PieceLoaderValues::Load() const {
+  std::vector<ValueArray> pieces;
+  DType dtype = DType::kFloat32;
+  loader_([&](ValueArray piece) {
+    if (pieces.empty()) dtype = piece.dtype();
+    pieces.push_back(std::move(piece));
+  });
+  if (pieces.empty()) return std::make_shared<const ValueArray>();
+  // Width 1: validity is per step, and an unconformed piece's step width is unknown here;
+  // Signal::LoadValues() gathers conformed pieces with the spec's width instead.
+  return std::make_shared<const ValueArray>(ConcatSteps(dtype, pieces, 1));
+}
+
+ValueArray ConcatSteps(DType dtype, const std::vector<ValueArray>& parts, int64_t step_width) {
+  // The storage of the first non-empty part (enum: codes or labels), else the dtype's own.
+  size_t storage = StorageIndex(dtype);
+  for (const ValueArray& part : parts) {
+    if (part.size() > 0) {
+      storage = part.data().index();
+      break;
+    }
+  }
+  bool any_null = false;
+  size_t total = 0;
+  for (const ValueArray& part : parts) {
+    if (part.dtype() != dtype || (part.size() > 0 && part.data().index() != storage)) {
+      internal::Fail("value array", "dtype",
+                     "cannot join a " + std::string(ToString(part.dtype())) + " piece to " +
+                         std::string(ToString(dtype)) + " values (or enum codes to labels)");
+    }
+    any_null = any_null || part.null_count() > 0;
+    total += static_cast<size_t>(part.size());
+  }
+  const auto width = static_cast<size_t>(std::max<int64_t>(1, step_width));
+  std::vector<uint8_t> validity;
+  if (any_null) validity.reserve(total / width);
+  ValueArray::Data data;
+  auto join = [&](auto empty) {
+    using Vector = decltype(empty);
+    Vector out;
+    out.reserve(total);
+    for (const ValueArray& part : parts) {
+      if (part.size() == 0) continue;
+      const auto& in = std::get<Vector>(part.data());
+      out.insert(out.end(), in.begin(), in.end());
+      if (!any_null) continue;
+      if (part.has_validity()) {
+        validity.insert(validity.end(), part.validity().begin(), part.validity().end());
+      } else {
+        validity.insert(validity.end(), in.size() / width, uint8_t{1});
+      }
+    }
+    data = std::move(out);
+  };
+  switch (storage) {
+    case 0:
+      join(std::vector<uint8_t>());
+      break;
+    case 1:
+      join(std::vector<int8_t>());
+      break;
+    case 2:
+      join(std::vector<int16_t>());
+      break;
+    case 3:
+      join(std::vector<int32_t>());
+      break;
+    case 4:
+      join(std::vector<uint16_t>());
+      break;
+    case 5:
+      join(std::vector<uint32_t>());
+      break;
+    case 6:
+      join(std::vector<float>());
+      break;
+    case 7:
+      join(std::vector<double>());
+      break;
+    default:
+      join(std::vector<std::string>());
+      break;
+  }
+  return ValueArray(dtype, std::move(data), std::move(validity));
+}
+
 }  // namespace timef::model

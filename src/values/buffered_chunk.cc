@@ -28,6 +28,38 @@ void AppendChunks(std::int64_t signal_id, const std::shared_ptr<const std::strin
   }
 }
 
+void PieceChunker::Add(const model::ValueArray& piece) {
+  const std::int64_t n = piece.size();
+  std::int64_t at = 0;
+  while (at < n) {
+    const std::int64_t take = std::min(per_chunk_ - filled_, n - at);
+    parts_.push_back(at == 0 && take == n ? piece : piece.SliceSteps(at, at + take, 1));
+    filled_ += take;
+    at += take;
+    if (filled_ == per_chunk_) Emit();
+  }
+}
+
+void PieceChunker::Finish() {
+  if (filled_ > 0) Emit();
+}
+
+void PieceChunker::Emit() {
+  BufferedChunk chunk;
+  chunk.signal_id = signal_id_;
+  chunk.signal_name = name_;
+  chunk.chunk_idx = next_index_++;
+  // One slice is the chunk as it is; several are joined (validity kept when one has nulls, as a
+  // slice of the whole array would keep it: the shard bytes do not tell an all-present validity
+  // from none).
+  chunk.values =
+      parts_.size() == 1 ? std::move(parts_.front()) : model::ConcatSteps(dtype_, parts_, 1);
+  chunk.bytes = filled_ * step_bytes_;
+  parts_.clear();
+  filled_ = 0;
+  emit_(std::move(chunk));
+}
+
 void RowGroupBuffer::Add(BufferedChunk chunk) {
   bytes_ += chunk.bytes;
   values_ += chunk.n_values();

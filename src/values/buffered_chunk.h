@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +30,39 @@ std::int64_t ValuesPerChunk(std::int64_t chunk_max_bytes, std::int64_t step_byte
 void AppendChunks(std::int64_t signal_id, const std::shared_ptr<const std::string>& name,
                   const model::ValueArray& values, std::int64_t per_chunk, std::int64_t step_bytes,
                   std::deque<BufferedChunk>& out);
+
+// Cuts a signal handed in pieces (model/values.h) into exactly the chunks AppendChunks cuts its
+// whole array into: `per_chunk` steps each, the last one shorter. Holds at most one chunk's steps;
+// each completed chunk goes to `emit` at once. Scalar specs only (one scalar per step).
+class PieceChunker {
+ public:
+  PieceChunker(std::int64_t signal_id, std::shared_ptr<const std::string> name, model::DType dtype,
+               std::int64_t per_chunk, std::int64_t step_bytes,
+               std::function<void(BufferedChunk)> emit)
+      : signal_id_(signal_id),
+        name_(std::move(name)),
+        dtype_(dtype),
+        per_chunk_(per_chunk),
+        step_bytes_(step_bytes),
+        emit_(std::move(emit)) {}
+
+  void Add(const model::ValueArray& piece);
+  // Emits the last, partial chunk.
+  void Finish();
+
+ private:
+  void Emit();
+
+  std::int64_t signal_id_;
+  std::shared_ptr<const std::string> name_;
+  model::DType dtype_;
+  std::int64_t per_chunk_;
+  std::int64_t step_bytes_;
+  std::function<void(BufferedChunk)> emit_;
+  std::vector<model::ValueArray> parts_;  // the current chunk's steps, in slices of pieces
+  std::int64_t filled_ = 0;
+  std::int32_t next_index_ = 0;
+};
 
 // The chunks of one row group in the making, with the §7.2 step 4 budgets.
 class RowGroupBuffer {

@@ -1,5 +1,6 @@
 #include "values/input_checks.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -15,6 +16,29 @@ namespace {
       ErrorSite{std::nullopt, "signal " + std::to_string(input.signal_id) + " '" + input.name + "'",
                 field},
       problem);
+}
+
+// Nulls only in a nullable spec; enum codes within the categories (indices from `first_step`).
+void CheckContent(const SignalInput& input, const model::ValueArray& values,
+                  std::int64_t first_step) {
+  const model::Spec& spec = *input.spec;
+  if (!spec.nullable && values.null_count() > 0) {
+    Reject(input, "values", "holds nulls but spec_type '" + spec.spec_type + "' is not nullable");
+  }
+  if (spec.dtype == model::DType::kEnum) {
+    const auto codes = values.values<std::int32_t>();
+    const auto categories = static_cast<std::int32_t>(spec.categories.size());
+    const std::int64_t width = std::max<std::int64_t>(1, spec.StepWidth());
+    for (std::size_t i = 0; i < codes.size(); ++i) {
+      if (values.IsValid(static_cast<std::int64_t>(i) / width) &&
+          (codes[i] < 0 || codes[i] >= categories)) {
+        Reject(input,
+               "values[" + std::to_string(first_step * width + static_cast<std::int64_t>(i)) + "]",
+               "enum code " + std::to_string(codes[i]) + " outside the " +
+                   std::to_string(categories) + " categories");
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -38,7 +62,7 @@ void CheckInputs(const std::vector<SignalInput>& inputs, manifest::ValuesBackend
                  "§8.2)");
     }
     if (input.n_values < 0) Reject(input, "n_values", "is negative");
-    if (!input.load) Reject(input, "load", "no loader");
+    if (!input.load && !input.pieces) Reject(input, "load", "no loader");
     auto [it, inserted] = specs.emplace(input.spec->spec_type, input.spec.get());
     if (!inserted && !(*it->second == *input.spec)) {
       Reject(input, "spec", "two different specs share spec_type '" + input.spec->spec_type + "'");
@@ -66,20 +90,38 @@ void CheckLoaded(const SignalInput& input, const model::ValueArray* values) {
       static_cast<std::int64_t>(values->validity().size()) != input.n_values) {
     Reject(input, "values.validity", "expected one byte per timestep");
   }
-  if (!spec.nullable && values->null_count() > 0) {
-    Reject(input, "values", "holds nulls but spec_type '" + spec.spec_type + "' is not nullable");
+  CheckContent(input, *values, 0);
+}
+
+void CheckPiece(const SignalInput& input, const model::ValueArray& piece, std::int64_t first_step) {
+  const model::Spec& spec = *input.spec;
+  const std::string where = "values (piece at step " + std::to_string(first_step) + ")";
+  if (piece.dtype() != spec.dtype) {
+    Reject(input, where,
+           "dtype " + std::string(model::ToString(piece.dtype())) + " does not match the spec's " +
+               std::string(model::ToString(spec.dtype)));
   }
-  if (spec.dtype == model::DType::kEnum) {
-    const auto codes = values->values<std::int32_t>();
-    const auto categories = static_cast<std::int32_t>(spec.categories.size());
-    for (std::size_t i = 0; i < codes.size(); ++i) {
-      if (values->IsValid(static_cast<std::int64_t>(i)) &&
-          (codes[i] < 0 || codes[i] >= categories)) {
-        Reject(input, "values[" + std::to_string(i) + "]",
-               "enum code " + std::to_string(codes[i]) + " outside the " +
-                   std::to_string(categories) + " categories");
-      }
-    }
+  if (piece.holds_enum_labels()) {
+    Reject(input, where, "enum values must be conformed to codes before writing");
+  }
+  const std::int64_t width = std::max<std::int64_t>(1, spec.StepWidth());
+  const std::int64_t steps = piece.size() / width;
+  if (piece.size() % width != 0) Reject(input, where, "does not hold whole timesteps");
+  if (steps > input.n_values - first_step) {
+    Reject(input, where,
+           "brings the pieces past n_values = " + std::to_string(input.n_values) + " steps");
+  }
+  if (piece.has_validity() && static_cast<std::int64_t>(piece.validity().size()) != steps) {
+    Reject(input, where + ".validity", "expected one byte per timestep of the piece");
+  }
+  CheckContent(input, piece, first_step);
+}
+
+void CheckPieceTotal(const SignalInput& input, std::int64_t steps) {
+  if (steps != input.n_values) {
+    Reject(input, "values",
+           "the pieces hold " + std::to_string(steps) +
+               " steps, expected n_values = " + std::to_string(input.n_values));
   }
 }
 

@@ -19,4 +19,10 @@ void CheckInputs(const std::vector<SignalInput>& inputs,
 // categories, validity of the right size and nulls only in a nullable spec.
 void CheckLoaded(const SignalInput& input, const model::ValueArray* values);
 
+// The same for one piece of `input`'s values starting at step `first_step` (whole steps, within
+// n_values, validity of one byte per step of the piece). The total is the caller's to check.
+void CheckPiece(const SignalInput& input, const model::ValueArray& piece, std::int64_t first_step);
+// ValidationError unless the pieces of `input` added up to `steps` = n_values.
+void CheckPieceTotal(const SignalInput& input, std::int64_t steps);
+
 }  // namespace timef::values

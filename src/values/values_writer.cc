@@ -47,17 +47,15 @@ class ValuesSession {
     window_bytes_ = 0;
     for (SignalInput& input : run) {
       result_.chunks[input.signal_id];  // every input gets an entry, even without chunks
+      if (input.load == nullptr && spec_->dtype != model::DType::kStr) {
+        StreamPieces(input);
+        continue;
+      }
       std::deque<BufferedChunk> chunks = LoadAndChunk(input);
       while (!chunks.empty()) {
         BufferedChunk chunk = std::move(chunks.front());
         chunks.pop_front();
-        if (encoding_.has_value()) {
-          Accept(std::move(chunk));
-          continue;
-        }
-        window_bytes_ += chunk.bytes;
-        window_.push_back(std::move(chunk));
-        if (window_bytes_ >= kMeasureWindowBytes) Decide();
+        Take(std::move(chunk));
       }
     }
     if (!encoding_.has_value() && !window_.empty()) Decide();
@@ -72,18 +70,73 @@ class ValuesSession {
   }
 
  private:
-  std::deque<BufferedChunk> LoadAndChunk(SignalInput& input) {
-    std::shared_ptr<const model::ValueArray> values = input.load();
-    input.load = nullptr;  // called once; whatever it captured goes too
-    CheckLoaded(input, values.get());
-    const std::int64_t step_bytes = StepBytes(*spec_, *values);
-    bytes_total_ += input.n_values * step_bytes - EstimatedBytes(input);
+  // A chunk goes to the measurement window until the encoding is decided, then to its row group.
+  void Take(BufferedChunk chunk) {
+    if (encoding_.has_value()) {
+      Accept(std::move(chunk));
+      return;
+    }
+    window_bytes_ += chunk.bytes;
+    window_.push_back(std::move(chunk));
+    if (window_bytes_ >= kMeasureWindowBytes) Decide();
+  }
+
+  std::int64_t CheckedPerChunk(const SignalInput& input, std::int64_t step_bytes) const {
     const std::int64_t per_chunk = ValuesPerChunk(options_.chunk_max_bytes, step_bytes);
     if ((input.n_values + per_chunk - 1) / per_chunk > std::numeric_limits<std::int32_t>::max()) {
       throw ValidationError(
           ErrorSite{std::nullopt, "signal " + std::to_string(input.signal_id), "n_values"},
           "needs more than 2^31 - 1 chunks; raise chunk_max_bytes");
     }
+    return per_chunk;
+  }
+
+  // A signal in pieces: each piece is checked and cut into the current chunk, each chunk taken as
+  // soon as it is complete, so the signal is never whole in memory. step_bytes is exact up front
+  // for every dtype but str (which goes through LoadAndChunk).
+  void StreamPieces(SignalInput& input) {
+    const std::int64_t step_bytes = StepBytes(*spec_, model::ValueArray());
+    const std::int64_t per_chunk = CheckedPerChunk(input, step_bytes);
+    PieceChunker chunker(input.signal_id, std::make_shared<const std::string>(input.name),
+                         spec_->dtype, per_chunk, step_bytes,
+                         [this](BufferedChunk chunk) { Take(std::move(chunk)); });
+    std::int64_t steps = 0;
+    const auto pieces = std::move(input.pieces);
+    input.pieces = nullptr;  // called once; whatever it captured goes when this pass ends
+    pieces([&](model::ValueArray piece) {
+      CheckPiece(input, piece, steps);
+      steps += piece.size();
+      chunker.Add(piece);
+    });
+    CheckPieceTotal(input, steps);
+    chunker.Finish();
+  }
+
+  // The whole array: the loader's, or (str) the pieces gathered.
+  std::shared_ptr<const model::ValueArray> LoadWhole(SignalInput& input) {
+    if (input.load) {
+      std::shared_ptr<const model::ValueArray> values = input.load();
+      input.load = nullptr;  // called once; whatever it captured goes too
+      return values;
+    }
+    std::vector<model::ValueArray> gathered;
+    std::int64_t steps = 0;
+    input.pieces([&](model::ValueArray piece) {
+      CheckPiece(input, piece, steps);
+      steps += piece.size();
+      gathered.push_back(std::move(piece));
+    });
+    input.pieces = nullptr;
+    CheckPieceTotal(input, steps);
+    return std::make_shared<const model::ValueArray>(model::ConcatSteps(spec_->dtype, gathered, 1));
+  }
+
+  std::deque<BufferedChunk> LoadAndChunk(SignalInput& input) {
+    std::shared_ptr<const model::ValueArray> values = LoadWhole(input);
+    CheckLoaded(input, values.get());
+    const std::int64_t step_bytes = StepBytes(*spec_, *values);
+    bytes_total_ += input.n_values * step_bytes - EstimatedBytes(input);
+    const std::int64_t per_chunk = CheckedPerChunk(input, step_bytes);
     auto name = std::make_shared<const std::string>(input.name);
     std::deque<BufferedChunk> chunks;
     AppendChunks(input.signal_id, name, *values, per_chunk, step_bytes, chunks);

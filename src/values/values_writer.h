@@ -7,7 +7,9 @@
 //
 // Memory stays bounded by the row-group budget (plus the one signal being chunked, and the 4 MiB
 // measurement window): each loader is called exactly once, its array is dropped as soon as its
-// chunks are buffered, and buffered chunks are dropped when their row group is written.
+// chunks are buffered, and buffered chunks are dropped when their row group is written. A signal
+// given in pieces is never whole in memory: each piece is cut into the current chunk, and each
+// completed chunk goes straight on to its row group (str: gathered first, see model/values.h).
 #pragma once
 
 #include <cstdint>
@@ -33,6 +35,10 @@ struct SignalInput {
   std::int64_t n_values = 0;                // timesteps
   // Returns the conformed values (dtype of the spec, n_values steps, enum as codes). Called once.
   std::function<std::shared_ptr<const model::ValueArray>()> load;
+  // Instead of `load` (when `load` is empty): hands the conformed values in pieces of whole steps,
+  // in order, to the sink (model::PieceLoader; the writer passes Signal::VisitValues). Called
+  // once. The pieces are checked like a loaded array, and must add up to n_values steps.
+  std::function<void(const model::PieceSink&)> pieces;
 };
 
 struct ShardInfo {

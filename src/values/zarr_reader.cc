@@ -16,17 +16,6 @@ namespace fs = std::filesystem;
 // Decoded inner chunks kept per array (each at most chunk_max_bytes, 1 MiB by default).
 constexpr std::size_t kCachedChunks = 16;
 
-std::uint64_t Load64(const std::uint8_t* p) {
-  std::uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
-
-std::uint32_t Load32(const std::uint8_t* p) {
-  return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
-         static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
-}
-
 template <class T>
 std::vector<T> Typed(const std::vector<std::uint8_t>& bytes) {
   std::vector<T> out(bytes.size() / sizeof(T));
@@ -153,8 +142,7 @@ std::vector<std::uint8_t> ZarrReader::ReadBytes(OpenArray& array, std::int64_t s
       }
       ++stats_.files_opened;
       if (meta.sharded) {
-        const std::uint64_t index_bytes =
-            static_cast<std::uint64_t>(per_shard) * 16 + (meta.index_crc32c ? 4 : 0);
+        const std::uint64_t index_bytes = zarr::ShardIndexBytes(per_shard, meta.index_crc32c);
         const std::uint64_t size = shard.input->size();
         if (size < index_bytes) {
           const fs::path file = shard.file;
@@ -165,21 +153,14 @@ std::vector<std::uint8_t> ZarrReader::ReadBytes(OpenArray& array, std::int64_t s
         }
         const std::uint64_t at = meta.index_at_end ? size - index_bytes : 0;
         const std::vector<std::byte> raw = shard.input->Read(at, index_bytes);
-        const auto* p = reinterpret_cast<const std::uint8_t*>(raw.data());
-        if (meta.index_crc32c) {
-          const std::uint32_t want = Load32(p + index_bytes - 4);
-          const std::uint32_t got =
-              zarr::Crc32c(std::span(p, static_cast<std::size_t>(index_bytes - 4)));
-          if (want != got) {
-            const fs::path file = shard.file;
-            array.shards.erase(it);
-            throw FormatError(ErrorSite{file, "", "shard index"},
-                              "CRC-32C mismatch (stored " + std::to_string(want) + ", computed " +
-                                  std::to_string(got) + ")");
-          }
+        try {
+          shard.index = zarr::DecodeShardIndex(
+              std::span(reinterpret_cast<const std::uint8_t*>(raw.data()), raw.size()), per_shard,
+              meta.index_crc32c, shard.file);
+        } catch (...) {
+          array.shards.erase(it);
+          throw;
         }
-        shard.index.resize(static_cast<std::size_t>(per_shard) * 2);
-        for (std::size_t i = 0; i < shard.index.size(); ++i) shard.index[i] = Load64(p + 8 * i);
       }
     }
     const std::string where = "chunk " + std::to_string(c) + " of " + array.value_path;
@@ -199,7 +180,9 @@ std::vector<std::uint8_t> ZarrReader::ReadBytes(OpenArray& array, std::int64_t s
       shard.input->CheckRange(offset, nbytes);
       frame.resize(static_cast<std::size_t>(nbytes));
       shard.input->ReadAt(offset, frame);
-      const std::span bytes(reinterpret_cast<const std::uint8_t*>(frame.data()), frame.size());
+      std::span<const std::uint8_t> bytes(reinterpret_cast<const std::uint8_t*>(frame.data()),
+                                          frame.size());
+      if (meta.chunk_crc32c) bytes = zarr::StripChunkCrc32c(bytes, shard.file, where);
       if (meta.blosc) {
         zarr::BloscDecompress(bytes, decoded, shard.file, where);
       } else {

@@ -65,16 +65,26 @@ bool BigEndian(const Json& codec, const std::filesystem::path& file, const std::
 // Chunk codecs: `bytes`, then optionally `blosc`.
 void ChunkCodecs(const Json& codecs, ArrayMeta& meta, const std::filesystem::path& file,
                  const std::string& where) {
-  if (!codecs.is_array() || codecs.empty() || codecs.size() > 2) {
-    Bad(file, where, "must be [bytes] or [bytes, blosc]");
+  if (!codecs.is_array() || codecs.empty() || codecs.size() > 3) {
+    Bad(file, where, "must be [bytes], then optionally blosc, then optionally crc32c");
   }
   if (Name(codecs[0], file, where + "/0") != "bytes") Bad(file, where + "/0", "must be 'bytes'");
   meta.big_endian = BigEndian(codecs[0], file, where + "/0");
-  if (codecs.size() == 2) {
+  // A trailing crc32c guards each (compressed) chunk: a flipped bit in a blosc frame would
+  // otherwise decode to wrong values (docs/format.md §8.5).
+  std::size_t last = codecs.size();
+  if (last >= 2 &&
+      Name(codecs[last - 1], file, where + "/" + std::to_string(last - 1)) == "crc32c") {
+    meta.chunk_crc32c = true;
+    --last;
+  }
+  if (last == 2) {
     if (Name(codecs[1], file, where + "/1") != "blosc") {
       Bad(file, where + "/1", "unsupported codec '" + Name(codecs[1], file, where + "/1") + "'");
     }
     meta.blosc = true;
+  } else if (last > 2) {
+    Bad(file, where, "must be [bytes], then optionally blosc, then optionally crc32c");
   }
 }
 
@@ -355,7 +365,7 @@ Json ArrayMetaJson(const ArrayLayout& layout) {
   Json sharding = {{"name", "sharding_indexed"},
                    {"configuration",
                     {{"chunk_shape", inner},
-                     {"codecs", Json::array({BytesCodec(), blosc})},
+                     {"codecs", Json::array({BytesCodec(), blosc, Json{{"name", "crc32c"}}})},
                      {"index_codecs", Json::array({BytesCodec(), Json{{"name", "crc32c"}}})},
                      {"index_location", "end"}}}};
   Json j = {{"zarr_format", 3},
@@ -377,6 +387,64 @@ Json ArrayMetaJson(const ArrayLayout& layout) {
 
 Json GroupMetaJson() {
   return Json{{"zarr_format", 3}, {"node_type", "group"}, {"attributes", Json::object()}};
+}
+
+std::span<const std::uint8_t> StripChunkCrc32c(std::span<const std::uint8_t> stored,
+                                               const std::filesystem::path& file,
+                                               const std::string& where) {
+  if (stored.size() < 4) {
+    throw FormatError(ErrorSite{file, "", where},
+                      "holds " + std::to_string(stored.size()) + " bytes, less than its CRC-32C");
+  }
+  const std::span<const std::uint8_t> body = stored.first(stored.size() - 4);
+  const std::uint8_t* p = stored.data() + body.size();
+  const std::uint32_t want =
+      static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
+      static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
+  const std::uint32_t got = Crc32c(body);
+  if (want != got) {
+    throw FormatError(ErrorSite{file, "", where}, "CRC-32C mismatch (stored " +
+                                                      std::to_string(want) + ", computed " +
+                                                      std::to_string(got) + ")");
+  }
+  return body;
+}
+
+std::uint64_t ShardIndexBytes(std::int64_t chunks, bool crc32c) {
+  // Saturates: an index that large never fits a shard file, which the caller checks.
+  constexpr std::int64_t kMaxChunks = std::int64_t{1} << 58;
+  const std::uint64_t n =
+      static_cast<std::uint64_t>(std::clamp<std::int64_t>(chunks, 0, kMaxChunks));
+  return n * 16 + (crc32c ? 4 : 0);
+}
+
+std::vector<std::uint64_t> DecodeShardIndex(std::span<const std::uint8_t> raw, std::int64_t chunks,
+                                            bool crc32c, const std::filesystem::path& file) {
+  const std::uint64_t want_bytes = ShardIndexBytes(chunks, crc32c);
+  if (chunks < 0 || raw.size() != want_bytes) {
+    throw FormatError(ErrorSite{file, "", "shard index"},
+                      "holds " + std::to_string(raw.size()) + " bytes, expected " +
+                          std::to_string(want_bytes) + " for " + std::to_string(chunks) +
+                          " inner chunks");
+  }
+  auto load = [&](std::size_t at, int bytes) {
+    std::uint64_t v = 0;
+    for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | raw[at + static_cast<std::size_t>(i)];
+    return v;
+  };
+  const std::size_t entries = static_cast<std::size_t>(chunks) * 2;
+  if (crc32c) {
+    const auto want = static_cast<std::uint32_t>(load(entries * 8, 4));
+    const std::uint32_t got = Crc32c(raw.first(entries * 8));
+    if (want != got) {
+      throw FormatError(ErrorSite{file, "", "shard index"},
+                        "CRC-32C mismatch (stored " + std::to_string(want) + ", computed " +
+                            std::to_string(got) + ")");
+    }
+  }
+  std::vector<std::uint64_t> index(entries);
+  for (std::size_t i = 0; i < entries; ++i) index[i] = load(8 * i, 8);
+  return index;
 }
 
 std::uint32_t Crc32c(std::span<const std::uint8_t> bytes) {

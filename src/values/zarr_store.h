@@ -37,7 +37,7 @@ int ItemSize(std::string_view data_type);
 
 // One array's zarr.json, reduced to what a reader needs. Either sharded (outer chunks = shard files
 // of `inner_shape` inner chunks, with an index) or plain (one chunk per file); the chunk codecs are
-// `bytes` then optionally `blosc` (docs/format.md §8.5).
+// `bytes`, then optionally `blosc`, then optionally `crc32c` (docs/format.md §8.5).
 struct ArrayMeta {
   std::vector<std::int64_t> shape;
   std::string data_type;
@@ -50,7 +50,8 @@ struct ArrayMeta {
   bool index_crc32c = false;
   bool big_endian = false;  // of the chunk `bytes` codec
   bool blosc = false;
-  std::vector<std::uint8_t> fill;            // one element's little-endian bytes
+  bool chunk_crc32c = false;       // each chunk ends in the CRC-32C of the bytes before it
+  std::vector<std::uint8_t> fill;  // one element's little-endian bytes
   std::vector<std::string> dimension_names;  // empty when the array has none
 
   // Elements in an inner chunk (sharded) or chunk (plain).
@@ -83,6 +84,20 @@ ArrayLayout SizedLayout(std::int64_t bytes_per_step, std::int64_t chunk_max_byte
                         std::int64_t shard_target_bytes);
 Json ArrayMetaJson(const ArrayLayout& layout);
 Json GroupMetaJson();
+
+// Bytes of the index of a shard of `chunks` inner chunks: 16 per chunk, plus 4 with the CRC-32C.
+std::uint64_t ShardIndexBytes(std::int64_t chunks, bool crc32c);
+// The (offset, nbytes) pairs of a shard index, 2·chunks values, from its ShardIndexBytes() bytes
+// (little-endian uint64s, then the CRC-32C when `crc32c`). FormatError naming `file` for a size
+// other than ShardIndexBytes() or a CRC mismatch. Offsets are not checked against the shard here.
+std::vector<std::uint64_t> DecodeShardIndex(std::span<const std::uint8_t> raw, std::int64_t chunks,
+                                            bool crc32c, const std::filesystem::path& file);
+
+// The chunk bytes under a trailing crc32c codec: `stored` without its last 4 bytes, after checking
+// them against the CRC-32C of the rest; FormatError naming `file` and `where` otherwise.
+std::span<const std::uint8_t> StripChunkCrc32c(std::span<const std::uint8_t> stored,
+                                               const std::filesystem::path& file,
+                                               const std::string& where);
 
 // CRC-32C (Castagnoli) of `bytes`, through ISA-L's crc32_iscsi.
 std::uint32_t Crc32c(std::span<const std::uint8_t> bytes);

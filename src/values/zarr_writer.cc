@@ -124,8 +124,11 @@ class ArrayWriter {
         padded.resize(chunk_bytes, 0);
         chunk = padded;
       }
-      const std::vector<std::uint8_t> frame =
+      std::vector<std::uint8_t> frame =
           zarr::BloscCompress(chunk, layout_.item_size, layout_.clevel);
+      // The inner crc32c codec (docs/format.md §8.3): a reader detects a damaged frame.
+      const std::uint32_t frame_crc = zarr::Crc32c(frame);
+      for (int i = 0; i < 4; ++i) frame.push_back(static_cast<std::uint8_t>(frame_crc >> (8 * i)));
       put64(file.size());
       put64(frame.size());
       file.insert(file.end(), frame.begin(), frame.end());
@@ -232,30 +235,49 @@ ValuesResult WriteZarrValues(const fs::path& release_dir, std::vector<SignalInpu
     for (std::size_t i = begin; i < end; ++i) {
       SignalInput& input = inputs[i];
       std::vector<ChunkLocator>& placed = result.chunks[input.signal_id];
-      std::shared_ptr<const model::ValueArray> loaded = input.load();
-      input.load = nullptr;
-      CheckLoaded(input, loaded.get());
-      std::span<const std::uint8_t> bytes = RawBytes(*loaded);
-      if (loaded->has_validity()) {
-        // A null timestep stores 0 (docs/format.md §8.1).
-        const std::size_t sb = static_cast<std::size_t>(step_bytes);
-        zeroed.assign(bytes.begin(), bytes.end());
-        for (std::int64_t s = 0; s < input.n_values; ++s) {
-          if (!loaded->IsValid(s)) std::memset(zeroed.data() + s * sb, 0, sb);
+      // Appends conformed steps (the whole array, or one piece) to the values and validity arrays.
+      auto append = [&](const model::ValueArray& loaded) {
+        const std::int64_t steps = loaded.size() / std::max<std::int64_t>(1, spec.StepWidth());
+        std::span<const std::uint8_t> bytes = RawBytes(loaded);
+        if (loaded.has_validity()) {
+          // A null timestep stores 0 (docs/format.md §8.1).
+          const std::size_t sb = static_cast<std::size_t>(step_bytes);
+          zeroed.assign(bytes.begin(), bytes.end());
+          for (std::int64_t s = 0; s < steps; ++s) {
+            if (!loaded.IsValid(s)) std::memset(zeroed.data() + s * sb, 0, sb);
+          }
+          bytes = zeroed;
         }
-        bytes = zeroed;
-      }
-      values.Append(bytes);
-      if (validity) {
-        if (loaded->has_validity()) {
-          present.assign(loaded->validity().begin(), loaded->validity().end());
-          for (std::uint8_t& p : present) p = p != 0 ? 1 : 0;
-        } else {
-          present.assign(static_cast<std::size_t>(input.n_values), 1);
+        values.Append(bytes);
+        if (validity) {
+          if (loaded.has_validity()) {
+            present.assign(loaded.validity().begin(), loaded.validity().end());
+            for (std::uint8_t& p : present) p = p != 0 ? 1 : 0;
+          } else {
+            present.assign(static_cast<std::size_t>(steps), 1);
+          }
+          validity->Append(present);
         }
-        validity->Append(present);
+      };
+      if (input.load) {
+        std::shared_ptr<const model::ValueArray> loaded = input.load();
+        input.load = nullptr;
+        CheckLoaded(input, loaded.get());
+        append(*loaded);
+      } else {
+        // In pieces: the arrays take steps as they come, so a piece boundary is no boundary in
+        // the store, and only a shard's worth of steps is buffered.
+        const auto pieces = std::move(input.pieces);
+        input.pieces = nullptr;
+        std::int64_t steps = 0;
+        const std::int64_t width = std::max<std::int64_t>(1, spec.StepWidth());
+        pieces([&](model::ValueArray piece) {
+          CheckPiece(input, piece, steps);
+          steps += piece.size() / width;
+          append(piece);
+        });
+        CheckPieceTotal(input, steps);
       }
-      loaded.reset();
       for (std::int64_t off = 0; off < input.n_values; off += kMaxLocatorSteps) {
         placed.push_back(
             ChunkLocator{.payload_source = std::nullopt,

@@ -180,11 +180,16 @@ WriteResult Write(model::Dataset& dataset, manifest::Card card, const fs::path& 
   inputs.reserve(signals.size());
   for (const auto& signal : signals) {
     if (reuse.TakeChunks(*signal)) continue;
-    inputs.push_back(values::SignalInput{.signal_id = *signal->id(),
-                                         .name = signal->name(),
-                                         .spec = signal->spec(),
-                                         .n_values = signal->n_values(),
-                                         .load = [signal] { return signal->LoadValues(); }});
+    values::SignalInput input{.signal_id = *signal->id(),
+                              .name = signal->name(),
+                              .spec = signal->spec(),
+                              .n_values = signal->n_values()};
+    if (signal->has_piecewise_values()) {
+      input.pieces = [signal](const model::PieceSink& emit) { signal->VisitValues(emit); };
+    } else {
+      input.load = [signal] { return signal->LoadValues(); };
+    }
+    inputs.push_back(std::move(input));
   }
   values::ValuesResult stored = values::WriteValues(
       dir, std::move(inputs), values_options, [&](const values::ShardEvent& event) {

@@ -8,6 +8,8 @@
 // A truncation is tried twice: as downloaded (the manifest still lists the old size, so Open must
 // refuse it) and "re-listed" (the manifest is rewritten with the truncated size, so the damage
 // reaches the decoders).
+//
+// ZarrBadInputMatrixTest runs the same matrix, sampled, over every file of hello-zarr's Zarr store.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -59,11 +61,12 @@ struct Tally {
 class BadInputMatrixTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
+    WritePristine(*demo::BuildHelloWorld(), demo::HelloWorldCard(), demo::HelloWorldWriteOptions());
+  }
+  static void WritePristine(model::Dataset& dataset, manifest::Card card, WriteOptions options) {
     scratch_ = std::make_unique<testing::ScratchDir>();
-    auto dataset = demo::BuildHelloWorld();
-    release_ = WriteRelease(*dataset, demo::HelloWorldCard(), scratch_->path() / "pristine",
-                            demo::HelloWorldWriteOptions())
-                   .release_dir;
+    release_ =
+        WriteRelease(dataset, std::move(card), scratch_->path() / "pristine", options).release_dir;
     Reader reader = Reader::Open(release_);
     pristine_dump_ = DumpOf(reader);
   }
@@ -136,20 +139,28 @@ class BadInputMatrixTest : public ::testing::Test {
     WriteBytes(release_ / manifest::kManifestFileName, manifest::WriteManifest(m));
   }
 
-  // The whole matrix for one file; restores the file (and the manifest) after each case.
-  Tally RunMatrix(const std::string& rel) {
+  // The whole matrix for one file (`flips` single-bit flips, one per stretch of size/flips bytes);
+  // restores the file (and the manifest) after each case.
+  // `max_cuts` < 10 keeps that many of the ten truncation points, spread over them; `timef cat`
+  // runs on the first `cut_cats` truncations (both forms) and on `flip_cats` flips spread out.
+  Tally RunMatrix(const std::string& rel, int flips = 100, int max_cuts = 10, int cut_cats = 3,
+                  int flip_cats = 4) {
     const fs::path file = release_ / rel;
     const fs::path manifest_path = release_ / manifest::kManifestFileName;
     const std::string original = ReadBytes(file);
     const std::string original_manifest = ReadBytes(manifest_path);
     const auto size = static_cast<std::int64_t>(original.size());
     const bool is_manifest = rel == manifest::kManifestFileName;
-    EXPECT_GT(size, 16) << rel;
+    EXPECT_GT(size, 4) << rel;
     Tally tally;
 
     // Ten truncation points: the empty file, a few bytes, fractions, and just short of the end.
-    std::set<std::int64_t> cuts = {
+    const std::vector<std::int64_t> all_cuts = {
         0, 1, 4, size / 8, size / 4, size / 2, 3 * size / 4, size - 8, size - 4, size - 1};
+    std::set<std::int64_t> cuts;
+    for (int i = 0; i < max_cuts; ++i) {
+      cuts.insert(all_cuts[static_cast<std::size_t>((2 * i + 1) * 10 / (2 * max_cuts))]);
+    }
     int index = 0;
     int expected_open_refusals_skipped = 0;
     for (const std::int64_t cut : cuts) {
@@ -161,11 +172,11 @@ class BadInputMatrixTest : public ::testing::Test {
           original.find_first_not_of(" \n", static_cast<std::size_t>(cut)) == std::string::npos;
       if (same_document) ++expected_open_refusals_skipped;
       ReadMutated(label, /*verify_may_pass=*/same_document, /*compare_dump=*/!is_manifest, tally);
-      if (index++ < 3) CatMutated(label, tally);
+      if (index++ < cut_cats) CatMutated(label, tally);
       if (!is_manifest) {
         Relist(rel, cut);
         ReadMutated(label + " (re-listed)", false, true, tally);
-        if (index < 3) CatMutated(label + " (re-listed)", tally);
+        if (index < cut_cats) CatMutated(label + " (re-listed)", tally);
         WriteBytes(manifest_path, original_manifest);
       }
       WriteBytes(file, original);
@@ -175,7 +186,8 @@ class BadInputMatrixTest : public ::testing::Test {
 
     // A hundred single-byte flips, stratified so that every stretch of size/100 bytes gets one.
     std::mt19937_64 rng(std::hash<std::string>{}(rel));
-    constexpr int kFlips = 100;
+    const int kFlips = flips;
+    const int cat_every = flip_cats > 0 ? std::max(1, kFlips / flip_cats) : kFlips + 1;
     for (int i = 0; i < kFlips; ++i) {
       const std::int64_t lo = size * i / kFlips;
       const std::int64_t hi = std::max(lo + 1, size * (i + 1) / kFlips);
@@ -188,7 +200,7 @@ class BadInputMatrixTest : public ::testing::Test {
       WriteBytes(file, bytes);
       const std::string label = rel + " with a bit flipped at byte " + std::to_string(at);
       ReadMutated(label, /*verify_may_pass=*/is_manifest, /*compare_dump=*/!is_manifest, tally);
-      if (i % 25 == 0) CatMutated(label, tally);
+      if (i % cat_every == 0) CatMutated(label, tally);
       WriteBytes(file, original);
     }
     // The matrix left the release as it found it.
@@ -244,6 +256,48 @@ TEST_F(BadInputMatrixTest, PayloadFiles) {
     EXPECT_EQ(t.cases, 120);
     EXPECT_GT(t.refused_by_read, 0) << part.path;
   }
+}
+
+// The same matrix over every file of a Zarr store (hello-zarr: the group and array zarr.json
+// files, every shard file of the values and validity arrays: 29 files). Sampled to keep the suite
+// near 40 s: every file gets 2 of the ten truncation points (both cases: as listed and
+// re-listed), shards 6 bit flips and zarr.json files 4 (one per stretch of size/flips bytes), and
+// the first flip of each shard runs `timef cat`.
+class ZarrBadInputMatrixTest : public BadInputMatrixTest {
+ protected:
+  static void SetUpTestSuite() {
+    WritePristine(*demo::BuildHelloZarr(), demo::HelloZarrCard(), demo::HelloZarrWriteOptions());
+  }
+};
+
+TEST_F(ZarrBadInputMatrixTest, EveryStoreFile) {
+  const manifest::Manifest m = manifest::ReadManifest(release_ / manifest::kManifestFileName);
+  int metadata_files = 0;
+  int shard_files = 0;
+  Tally all;
+  for (const auto& part : m.files.time_series) {
+    ASSERT_EQ(part.path.rfind("time_series.zarr/", 0), 0u) << part.path;
+    const bool metadata = part.path.ends_with("zarr.json");
+    (metadata ? metadata_files : shard_files) += 1;
+    const int flips = metadata ? 4 : 6;
+    const Tally t = RunMatrix(part.path, flips, /*max_cuts=*/2, /*cut_cats=*/0,
+                              /*flip_cats=*/metadata ? 0 : 1);
+    std::cout << part.path << ": " << Describe(t) << "\n";
+    EXPECT_GT(t.cases, flips) << part.path;  // ten cuts (fewer for a tiny file), each twice
+    // Every listed store file is checksummed: whatever Open lets through, Verify refuses.
+    EXPECT_EQ(t.refused_at_open + t.refused_by_verify, t.cases) << part.path;
+    all.cases += t.cases;
+    all.refused_at_open += t.refused_at_open;
+    all.refused_by_verify += t.refused_by_verify;
+    all.refused_by_read += t.refused_by_read;
+    all.read_equal += t.read_equal;
+    all.cat_runs += t.cat_runs;
+  }
+  EXPECT_GE(metadata_files, 3) << "the root group, _validity group and an array at least";
+  EXPECT_GE(shard_files, 2);
+  // The decoders do see damage (re-listed truncations, flips in shards and headers).
+  EXPECT_GT(all.refused_by_read, 0);
+  std::cout << "all store files: " << Describe(all) << "\n";
 }
 
 }  // namespace

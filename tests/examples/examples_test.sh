@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: examples_test.sh WRITE_ECG READ SCRATCH_DIR [DERIVE]
+# Usage: examples_test.sh WRITE_ECG READ SCRATCH_DIR [DERIVE [WRITE_PIECES]]
 # Runs examples/cpp/write_ecg.cc into a fresh registry and examples/cpp/read.cc on its release, and
 # checks what they print: the release path, the counts, the records, a window and a task.
 # Also used by tests/install/consumer_test.sh on the programs built against an installed tree.
@@ -8,6 +8,7 @@ write_ecg=$1
 read=$2
 scratch=$3
 derive=${4:-}
+write_pieces=${5:-}
 rm -rf "$scratch" && mkdir -p "$scratch"
 failures=0
 fail() {
@@ -49,6 +50,16 @@ if [ -n "$derive" ]; then
   done
   [ -z "$(find "$scratch/registry/examples/ecg-subset/1.0.0/time_series" -type f 2>/dev/null)" ] ||
     fail "derive: the child holds values files of its own"
+fi
+
+# examples/cpp/write_pieces.cc: a signal written from a piece loader, its last samples read back.
+if [ -n "$write_pieces" ]; then
+  "$write_pieces" "$scratch/registry" >"$scratch/pieces.out" 2>"$scratch/pieces.err" ||
+    fail "write_pieces exited $?: $(cat "$scratch/pieces.err")"
+  grep -qxF -- "$scratch/registry/examples/long-recording/1.0.0" "$scratch/pieces.out" ||
+    fail "write_pieces printed '$(cat "$scratch/pieces.out")'"
+  grep -qE '^last samples: (-?[0-9]+) (-?[0-9]+) (-?[0-9]+) \(expected \1 \2 \3\)$' \
+    "$scratch/pieces.out" || fail "write_pieces: the samples read back differ: $(cat "$scratch/pieces.out")"
 fi
 
 if [ "$failures" -ne 0 ]; then

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 
 #include "test_util.h"
@@ -124,6 +125,73 @@ TEST(SignalValuesTest, LoaderIsCalledOnEachLoadAndItsResultIsConformed) {
   EXPECT_VALIDATION_ERROR(signal->SetLoader(nullptr), "signal 's'", "values");
   auto bare = SignalOf({.spec_type = "x"}, 2);
   EXPECT_VALIDATION_ERROR(bare->LoadValues(), "signal 's'", "values");
+}
+
+TEST(SignalValuesTest, PieceLoaderPiecesAreConformedAndGatheredOnLoad) {
+  auto signal = SignalOf(
+      {.spec_type = "rhythm", .dtype = DType::kEnum, .categories = {"N", "AF"}, .nullable = true},
+      5);
+  int passes = 0;
+  signal->SetPieceLoader([&passes](const PieceSink& emit) {
+    ++passes;
+    emit(ValueArray::EnumLabels({"N", "AF"}));
+    emit(ValueArray::EnumLabels({}));
+    emit(ValueArray::EnumCodes({1, 0, 0}, {1, 0, 1}));
+  });
+  EXPECT_TRUE(signal->has_piecewise_values());
+  EXPECT_FALSE(signal->values()->is_loaded());
+  EXPECT_EQ(passes, 0);
+  EXPECT_EQ(*signal->LoadValues(), ValueArray::EnumCodes({0, 1, 1, 0, 0}, {1, 1, 1, 0, 1}));
+  EXPECT_EQ(signal->ReadSteps(1, 4), ValueArray::EnumCodes({1, 1, 0}, {1, 1, 0}));
+  EXPECT_EQ(passes, 2);
+  // VisitValues hands the conformed pieces as they come, empty ones skipped.
+  std::vector<int64_t> sizes;
+  signal->VisitValues([&sizes](ValueArray piece) {
+    EXPECT_EQ(piece.data().index(), 3u) << "enum pieces arrive as codes";
+    sizes.push_back(piece.size());
+  });
+  EXPECT_EQ(sizes, (std::vector<int64_t>{2, 3}));
+  EXPECT_VALIDATION_ERROR(signal->SetPieceLoader(nullptr), "signal 's'", "values");
+}
+
+TEST(SignalValuesTest, BadPiecesAreValidationErrorsCountedFromTheFirstStep) {
+  auto signal = SignalOf({.spec_type = "x", .value_shape = {2}}, 3);
+  auto visit = [&](std::function<void(const PieceSink&)> loader) {
+    signal->SetPieceLoader(std::move(loader));
+    signal->VisitValues([](ValueArray) {});
+  };
+  // Two steps, then one and a half.
+  EXPECT_VALIDATION_ERROR(visit([](const PieceSink& emit) {
+                            emit(ValueArray::Of<float>({1, 2, 3, 4}));
+                            emit(ValueArray::Of<float>({5, 6, 7}));
+                          }),
+                          "signal 's'", "values (piece at step 2)");
+  EXPECT_VALIDATION_ERROR(visit([](const PieceSink& emit) {
+                            emit(ValueArray::Of<float>({1, 2, 3, 4}));
+                            emit(ValueArray::Of<float>({5, 6, 7, 8}));
+                          }),
+                          "signal 's'", "values (piece at step 2)");  // past n_values = 3
+  EXPECT_VALIDATION_ERROR(visit([](const PieceSink& emit) {
+                            emit(ValueArray::Of<float>({1, 2}));
+                          }),
+                          "signal 's'", "values");  // one step of three
+  EXPECT_VALIDATION_ERROR(visit([](const PieceSink& emit) {
+                            emit(ValueArray::Of<double>({1, 2, 3, 4, 5, 6}));
+                          }),
+                          "signal 's'", "values (piece at step 0)");
+  auto flags = SignalOf({.spec_type = "f", .dtype = DType::kBool}, 4);
+  flags->SetPieceLoader([](const PieceSink& emit) {
+    emit(ValueArray::Bools({true, false}));
+    emit(ValueArray(DType::kBool, std::vector<uint8_t>{1, 2}));
+  });
+  // The index of the bad value counts from the signal's first step.
+  EXPECT_VALIDATION_ERROR(flags->LoadValues(), "signal 's'", "values[3]");
+  auto strict = SignalOf({.spec_type = "g"}, 2);
+  strict->SetPieceLoader([](const PieceSink& emit) {
+    emit(ValueArray::Of<float>({1}));
+    emit(ValueArray::Of<float>({2}, {0}));
+  });
+  EXPECT_VALIDATION_ERROR(strict->LoadValues(), "signal 's'", "values.validity[1]");
 }
 
 // A reader-style lazy source: counts how many steps it was asked for.

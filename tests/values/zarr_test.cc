@@ -1,5 +1,6 @@
 // The Zarr v3 values plane (docs/format.md §8): store layout, zarr.json, bit-exact round trips of
-// every dtype, nulls, N-D shapes, absent inner chunks, shard-index CRC and unsharded arrays.
+// every dtype, nulls, N-D shapes, absent inner chunks, shard-index and inner-chunk CRCs and
+// unsharded arrays.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -202,6 +203,7 @@ TEST(ZarrWriter, WritesTheStoreLayoutAndMetadata) {
   EXPECT_EQ(sharding["configuration"]["codecs"][1]["configuration"]["typesize"], 4);
   EXPECT_EQ(sharding["configuration"]["codecs"][1]["configuration"]["clevel"], 9);
   EXPECT_EQ(sharding["configuration"]["index_codecs"][1]["name"], "crc32c");
+  EXPECT_EQ(sharding["configuration"]["codecs"][2]["name"], "crc32c");  // each inner chunk
   EXPECT_EQ(sharding["configuration"]["index_location"], "end");
 
   // Sorted by name: "a" (id 3) first at step 0, then "b" at step 3.
@@ -345,6 +347,30 @@ TEST_F(ZarrShardTest, ACorruptIndexCrcNamesTheShardFile) {
   }
   // The other shards still read.
   EXPECT_NO_THROW(reader.Read("time_series.zarr/v", 0, 4, *spec_, resolver.Fn()));
+}
+
+TEST_F(ZarrShardTest, AFlippedBitInAFrameIsACrcErrorNotWrongValues) {
+  // Every bit of shard 1's first inner chunk (frame and CRC), one at a time.
+  const std::string pristine = Slurp(Shard(1));
+  std::uint64_t nbytes = 0;
+  std::memcpy(&nbytes, pristine.data() + pristine.size() - 4 * 16 - 4 + 8, 8);
+  ASSERT_GT(nbytes, 4u);
+  for (std::uint64_t at = 0; at < nbytes; ++at) {
+    for (int bit = 0; bit < 8; ++bit) {
+      std::string bytes = pristine;
+      bytes[at] = static_cast<char>(bytes[at] ^ (1 << bit));
+      std::ofstream(Shard(1), std::ios::binary | std::ios::trunc) << bytes;
+      ZarrReader reader;
+      DirResolver resolver{dir_.path()};
+      try {
+        (void)reader.Read("time_series.zarr/v", 16, 4, *spec_, resolver.Fn());
+        ADD_FAILURE() << "byte " << at << " bit " << bit << " read back without an error";
+      } catch (const FormatError& e) {
+        EXPECT_NE(std::string(e.what()).find("time_series.zarr/v/c/1"), std::string::npos);
+      }
+    }
+  }
+  std::ofstream(Shard(1), std::ios::binary | std::ios::trunc) << pristine;
 }
 
 TEST_F(ZarrShardTest, AnUnlistedFileAndAMismatchedSpecAreFormatErrors) {

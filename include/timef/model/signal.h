@@ -62,6 +62,11 @@ class Signal final : public Annotatable {
   void SetValues(ValueArray values);
   // The writer calls `loader` when it needs the values and conforms the result (LoadValues()).
   void SetLoader(LoaderValues::Loader loader);
+  // The writer calls `loader` once and takes the values piece by piece, in bounded memory
+  // (values.h, "values in pieces"); each piece is conformed (ConformPiece()) on the way.
+  void SetPieceLoader(PieceLoader loader);
+  // True when the values come from a piece loader.
+  bool has_piecewise_values() const;
   // Any other source, e.g. a reader's lazy handle; its values are trusted to fit the spec.
   void SetValuesSource(std::shared_ptr<const SignalValues> source);
 
@@ -70,7 +75,16 @@ class Signal final : public Annotatable {
   // non-nullable spec, enum codes/labels within the categories, bool values 0 or 1, str values
   // UTF-8. Throws ValidationError naming the signal and "values".
   ValueArray ConformValues(ValueArray values) const;
-  // Every value; a loader's result is conformed. ValidationError when no values were set.
+  // ConformValues for a piece of whole timesteps starting at step `first_step`: ValidationError
+  // when it is not whole steps, brings the signal past n_values, or fails the checks above
+  // (indices in messages count from the signal's first step).
+  ValueArray ConformPiece(ValueArray piece, int64_t first_step) const;
+  // One pass over the values in order, conformed: a piece loader's pieces as they come (empty
+  // ones skipped), any other source as one piece. After the last piece, ValidationError when the
+  // pieces held other than n_values steps. `emit` runs on the calling thread.
+  void VisitValues(const PieceSink& emit) const;
+  // Every value; a loader's result is conformed, a piece loader's pieces are gathered (unbounded
+  // memory). ValidationError when no values were set.
   std::shared_ptr<const ValueArray> LoadValues() const;
   // Timesteps [begin, end): end is clamped to n_values; begin < 0 or begin > end raises
   // ValidationError. An empty window keeps the dtype.
@@ -82,6 +96,8 @@ class Signal final : public Annotatable {
  private:
   friend class Source;
   void CheckShape() const;
+  // The checks of ConformValues after the sizes: nulls, enum, bool, str.
+  ValueArray ConformContent(ValueArray values, int64_t first_step) const;
 
   std::optional<int64_t> id_;
   std::string name_;

@@ -1,5 +1,6 @@
 // Signal values: a typed array with per-step validity, and the abstract source a Signal reads its
-// values from (in memory, a loader the writer calls once, or a lazy reader handle).
+// values from (in memory, a loader the writer calls once, a piece loader that hands the values in
+// pieces, or a lazy reader handle).
 #pragma once
 
 #include <cstdint>
@@ -108,6 +109,53 @@ class LoaderValues final : public SignalValues {
  private:
   Loader loader_;
 };
+
+// ---- values in pieces (bounded memory) ----
+//
+// A signal too large to hold in memory hands its values in pieces: a PieceLoader is called once
+// per pass over the values and pushes the pieces, in step order, into the PieceSink it is given.
+//
+// - A piece is a ValueArray of whole timesteps (a multiple of the spec's StepWidth() scalars),
+//   with validity empty (every step present) or of one byte per step of the piece. Pieces may be
+//   of any size, empty ones included; together they must hold exactly n_values steps.
+// - Ownership: the sink takes each piece by value (move it in); the loader keeps nothing the
+//   sink gives. The sink is valid only during the loader call: do not keep or call it afterwards.
+// - Threading: the loader runs on the thread that asks for the values (the writer's, for
+//   timef::Write) and calls the sink on that same thread, synchronously; the sink returns once the
+//   piece is consumed (copied into the current chunk, and any chunk it completes handed on).
+// - Errors: the sink throws ValidationError for a piece that does not fit the spec or that
+//   brings the pieces past n_values, and whatever the writer throws (FileError …); the loader
+//   should let those propagate. An exception from the loader ends the pass and propagates out of
+//   the writer. Fewer than n_values steps in all is a ValidationError after the loader returns.
+// - Pieces and chunks: piece boundaries mean nothing on disk. The writer cuts the concatenated
+//   steps into chunks exactly as it cuts a whole array (docs/format.md §7.2, §8.2), so the bytes
+//   written do not depend on how the values were cut into pieces. Memory stays bounded by a
+//   chunk plus the writer's row-group (Parquet) or shard (Zarr) buffer, plus the largest piece —
+//   except for a str spec on Parquet, whose chunk length depends on every value of the signal:
+//   its pieces are gathered into one array first.
+// - A pass is made each time the values are asked for: once by the writer, once by each
+//   Signal::LoadValues() (which gathers every piece, unbounded) — so the loader must be able to
+//   start again from the first step.
+using PieceSink = std::function<void(ValueArray piece)>;
+using PieceLoader = std::function<void(const PieceSink& emit)>;
+
+// Values produced piece by piece by a PieceLoader when the writer needs them.
+class PieceLoaderValues final : public SignalValues {
+ public:
+  explicit PieceLoaderValues(PieceLoader loader) : loader_(std::move(loader)) {}
+  // Every piece gathered into one array (unconformed; Signal::LoadValues() conforms).
+  std::shared_ptr<const ValueArray> Load() const override;
+  bool is_loaded() const override { return false; }
+  // One pass: calls the loader with `emit`.
+  void Run(const PieceSink& emit) const { loader_(emit); }
+
+ private:
+  PieceLoader loader_;
+};
+
+// `parts` (all of `dtype`, with `step_width` scalars per step) one after another; validity is kept
+// when any part has nulls. ValidationError for a part of another dtype.
+ValueArray ConcatSteps(DType dtype, const std::vector<ValueArray>& parts, int64_t step_width);
 
 // ---- template definitions ----
 
