@@ -57,7 +57,7 @@ TEST(SignalValuesTest, DictionaryCacheServesRepeatReadsAndStaysExactWithoutRoom)
   WriteOptions options;
   options.row_group_target_bytes = 16 * 1024;  // several row groups, each with its dictionary
   options.data_page_target_bytes = 1024;
-  auto w = Write(options);
+  auto w = WriteTwoEcgRecords(options);
   const auto signals = AllSignals(*w);
   auto pass = [&](Reader& reader) {
     for (const auto& [signal, record_id] : signals) {
