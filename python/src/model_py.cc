@@ -388,10 +388,28 @@ void BindTree(py::module_& m) {
                 });
                 auto spec_held = spec;
                 std::string what = s->Describe();
-                s->SetLoader([fn, spec_held, what]() {
-                  py::gil_scoped_acquire gil;
-                  return NumpyToValues((*fn)(), *spec_held, what + " loader");
-                });
+                const bool generator =
+                    py::module_::import("inspect").attr("isgeneratorfunction")(values).cast<bool>();
+                if (generator) {
+                  // A generator function yields the values in pieces (numpy arrays of whole
+                  // steps, masked for nulls): the writer takes each as it comes, in bounded
+                  // memory. Each pass over the values calls the function again.
+                  s->SetPieceLoader([fn, spec_held, what](const model::PieceSink& emit) {
+                    py::gil_scoped_acquire gil;
+                    py::iterator pieces = py::iter((*fn)());
+                    for (py::handle piece : pieces) {
+                      model::ValueArray array =
+                          NumpyToValues(piece, *spec_held, what + " piece loader");
+                      py::gil_scoped_release release;  // the writer works without the GIL
+                      emit(std::move(array));
+                    }
+                  });
+                } else {
+                  s->SetLoader([fn, spec_held, what]() {
+                    py::gil_scoped_acquire gil;
+                    return NumpyToValues((*fn)(), *spec_held, what + " loader");
+                  });
+                }
               }
             }
             if (!metadata.is_none())
@@ -402,8 +420,9 @@ void BindTree(py::module_& m) {
           py::arg("name"), py::arg("spec"), py::arg("axis"), py::arg("values") = py::none(),
           py::kw_only(), py::arg("n_values") = py::none(), py::arg("metadata") = py::none(),
           py::arg("source_id") = py::none(),
-          "values: a numpy array (or masked array for nulls), or a callable returning one when the "
-          "writer needs it (then n_values is required).")
+          "values: a numpy array (or masked array for nulls), a callable returning one when the "
+          "writer needs it, or a generator function yielding the values in pieces of whole steps "
+          "(written in bounded memory; then n_values is required).")
       .def_property_readonly("id", &model::Signal::id)
       .def_property_readonly("name", &model::Signal::name)
       .def_property_readonly("spec", [](const model::Signal& s) { return Mutable(s.spec()); })

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "catalog/lookup.h"
+#include "core/checksum.h"
 #include "reader/lazy_handles.h"
 #include "reader/read_resolver.h"
 #include "timef/error.h"
@@ -134,10 +135,28 @@ model::ValueArray ReaderState::ReadChunk(const values::ChunkRef& chunk, const mo
     const std::string what = "Zarr store file of '" + chunk.value_path + "'";
     return zarr_.Read(
         chunk.value_path, chunk.row_group, chunk.n_values, spec, [&](const std::string& relative) {
-          return Resolve(chunk.payload_source, relative, StoredFile::kValues, false, what);
+          fs::path file = Resolve(chunk.payload_source, relative, StoredFile::kValues, false, what);
+          CheckZarrFileOnce(chunk.payload_source, relative, file);
+          return file;
         });
   }
   return chunks_.Read(chunk, spec);
+}
+
+void ReaderState::CheckZarrFileOnce(const std::optional<std::string>& payload_source,
+                                    const std::string& relative, const fs::path& file) {
+  std::string key = payload_source.value_or("") + '\n' + relative;
+  if (zarr_checked_.contains(key)) return;
+  const StoredFilePin pin = PinOf(payload_source, relative);
+  const std::string got = FileChecksum(file);
+  if (got != pin.part.checksum) {
+    throw FormatError({.file = file},
+                      "sha256 " + got + " differs from the " + pin.part.checksum + " that " +
+                          pin.release +
+                          "'s manifest lists: the Zarr store is damaged (its inner chunks carry no "
+                          "checksum of their own, docs/format.md §8.5)");
+  }
+  zarr_checked_.insert(std::move(key));
 }
 
 std::string ReaderState::ReadText(const payload::TextRef& ref) {

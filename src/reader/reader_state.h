@@ -111,6 +111,12 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
                                 const std::string& path, StoredFile kind, bool missing_row,
                                 const std::string& what) const;
 
+  // A Zarr store file's sha256 against its manifest entry, the first time this reader opens it:
+  // blosc frames carry no checksum (the shard index does), so a flipped bit in one would decode
+  // to wrong values. Parquet pages have their CRC instead. FormatError naming the file.
+  void CheckZarrFileOnce(const std::optional<std::string>& payload_source,
+                         const std::string& relative, const std::filesystem::path& file);
+
   static constexpr std::int64_t kTextCacheBytes = 64 * 1024 * 1024;
 
   std::filesystem::path release_dir_;
@@ -128,6 +134,9 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   values::ZarrReader zarr_;
   payload::PayloadReader payloads_;
   TextCache text_cache_{kTextCacheBytes};
+  // Zarr store files checked by CheckZarrFileOnce ("<payload_source>\n<path>"); kept across
+  // Close(), since the files of a published release do not change.
+  std::set<std::string> zarr_checked_;
   std::uint64_t catalog_opens_ = 0;
   std::uint64_t catalog_requests_ = 0;
   // Kept until the reader is destroyed: Close() drops open files, not what was resolved.

@@ -365,7 +365,7 @@ Json ArrayMetaJson(const ArrayLayout& layout) {
   Json sharding = {{"name", "sharding_indexed"},
                    {"configuration",
                     {{"chunk_shape", inner},
-                     {"codecs", Json::array({BytesCodec(), blosc, Json{{"name", "crc32c"}}})},
+                     {"codecs", Json::array({BytesCodec(), blosc})},
                      {"index_codecs", Json::array({BytesCodec(), Json{{"name", "crc32c"}}})},
                      {"index_location", "end"}}}};
   Json j = {{"zarr_format", 3},

@@ -124,11 +124,8 @@ class ArrayWriter {
         padded.resize(chunk_bytes, 0);
         chunk = padded;
       }
-      std::vector<std::uint8_t> frame =
+      const std::vector<std::uint8_t> frame =
           zarr::BloscCompress(chunk, layout_.item_size, layout_.clevel);
-      // The inner crc32c codec (docs/format.md §8.3): a reader detects a damaged frame.
-      const std::uint32_t frame_crc = zarr::Crc32c(frame);
-      for (int i = 0; i < 4; ++i) frame.push_back(static_cast<std::uint8_t>(frame_crc >> (8 * i)));
       put64(file.size());
       put64(frame.size());
       file.insert(file.end(), frame.begin(), frame.end());

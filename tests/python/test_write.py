@@ -1,6 +1,8 @@
 """Writing from Python with the C++ writer, then reading back: every dtype, nulls, the three axis
 types, loaders, annotations on every kind of object and all eight task types."""
 
+import pathlib
+
 import numpy as np
 import pydump
 import pytest
@@ -181,3 +183,42 @@ def test_zarr_backend_stores_nd_values_and_nulls(tmp_path):
         assert list(signal.spec.dimension_names) == ["channel", "freq"]
     with pytest.raises(timef.ValidationError):
         timef.write(ds, tmp_path, card=CARD, values_backend="hdf5")
+
+
+def _pieces_dataset(values, version):
+    ds = timef.Dataset("tests/py-pieces", version)
+    src = ds.add_record(timef.Record(start_time_us=1_700_000_000_000_000)).add_source("s")
+    src.add_signal(timef.Signal("x", timef.Spec("x", dtype="int16", nullable=True),
+                                timef.TimeAxis.from_rate(100), values, n_values=10_000))
+    return ds
+
+
+def test_a_generator_function_writes_values_in_pieces(tmp_path):
+    whole = np.ma.masked_array(np.arange(10_000, dtype=np.int16) % 300,
+                               mask=np.arange(10_000) % 11 == 0)
+    passes = []
+
+    def pieces():
+        passes.append(1)
+        for at in range(0, 10_000, 777):
+            yield whole[at:at + 777]
+    ds = _pieces_dataset(pieces, "1.0.0")
+    a = timef.write(ds, tmp_path / "a", card=CARD, chunk_max_bytes=1024, compression_level=3)
+    b = timef.write(_pieces_dataset(whole, "1.0.0"), tmp_path / "b", card=CARD,
+                    chunk_max_bytes=1024, compression_level=3)
+    assert passes == [1]  # one pass, by the writer
+    # The shards are the same bytes whether the values came whole or in pieces.
+    shards_a = sorted(pathlib.Path(a).glob("time_series/*.parquet"))
+    shards_b = sorted(pathlib.Path(b).glob("time_series/*.parquet"))
+    assert [p.name for p in shards_a] == [p.name for p in shards_b] and shards_a
+    for pa, pb in zip(shards_a, shards_b):
+        assert pa.read_bytes() == pb.read_bytes()
+    with timef.TimeFReader.open(a) as r:
+        back = r.get(timef.Signal, ds.records[0].signals[0].id).to_numpy()
+        assert np.array_equal(np.ma.getmaskarray(back), np.ma.getmaskarray(whole))
+        assert np.array_equal(back.filled(0), whole.filled(0))
+
+    def short():
+        yield whole[:9_999]
+    with pytest.raises(timef.ValidationError, match="pieces hold 9999"):
+        timef.write(_pieces_dataset(short, "1.0.0"), tmp_path / "c", card=CARD)
