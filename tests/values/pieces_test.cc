@@ -50,6 +50,18 @@ SignalInput InPieces(SignalInput input, std::int64_t piece_steps) {
   return input;
 }
 
+// Signal 1, "s", of `spec`: n_values steps handed by `pieces`.
+SignalInput PieceInput(std::shared_ptr<const model::Spec> spec, std::int64_t n_values,
+                       model::PieceLoader pieces) {
+  SignalInput input;
+  input.signal_id = 1;
+  input.name = "s";
+  input.spec = std::move(spec);
+  input.n_values = n_values;
+  input.pieces = std::move(pieces);
+  return input;
+}
+
 // The signals of one test release: several spec_types, nulls, enum, str, a multi-chunk signal.
 std::vector<SignalInput> Inputs(bool zarr) {
   std::vector<SignalInput> inputs;
@@ -129,15 +141,10 @@ TEST_P(PiecesTest, PiecesPastOrShortOfNValuesAreValidationErrors) {
   auto spec = MakeSpec("i16", DType::kInt16);
   for (std::int64_t extra : {-1, 1}) {
     ScratchDir dir;
-    SignalInput input;
-    input.signal_id = 1;
-    input.name = "s";
-    input.spec = spec;
-    input.n_values = 100;
-    input.pieces = [extra](const model::PieceSink& emit) {
+    SignalInput input = PieceInput(spec, 100, [extra](const model::PieceSink& emit) {
       emit(ValueArray::Of(std::vector<std::int16_t>(60, 1)));
       emit(ValueArray::Of(std::vector<std::int16_t>(static_cast<std::size_t>(40 + extra), 2)));
-    };
+    });
     std::vector<SignalInput> inputs;
     inputs.push_back(std::move(input));
     try {
@@ -163,12 +170,7 @@ TEST_P(PiecesTest, APieceOfTheWrongDtypeOrValidityIsAValidationError) {
   };
   for (const auto& pieces : bad) {
     ScratchDir dir;
-    SignalInput input;
-    input.signal_id = 1;
-    input.name = "s";
-    input.spec = spec;
-    input.n_values = 10;
-    input.pieces = pieces;
+    SignalInput input = PieceInput(spec, 10, pieces);
     std::vector<SignalInput> inputs;
     inputs.push_back(std::move(input));
     EXPECT_THROW(WriteValues(dir.path(), std::move(inputs), SmallBudgets(zarr)), ValidationError);
@@ -183,12 +185,7 @@ TEST_P(PiecesTest, ALoaderErrorPropagatesAndPiecesAreNotKept) {
   // the one before (only its steps copied into the current chunk).
   std::vector<std::weak_ptr<ValueArray>> made;
   int still_alive = 0;
-  SignalInput input;
-  input.signal_id = 1;
-  input.name = "s";
-  input.spec = spec;
-  input.n_values = 10000;
-  input.pieces = [&](const model::PieceSink& emit) {
+  SignalInput input = PieceInput(spec, 10000, [&](const model::PieceSink& emit) {
     for (int i = 0; i < 10; ++i) {
       for (const auto& earlier : made) still_alive += earlier.expired() ? 0 : 1;
       auto piece = std::make_shared<ValueArray>(ValueArray::Of(std::vector<double>(1000, i)));
@@ -197,7 +194,7 @@ TEST_P(PiecesTest, ALoaderErrorPropagatesAndPiecesAreNotKept) {
       piece.reset();
       if (i == 7) throw std::runtime_error("source gone");
     }
-  };
+  });
   std::vector<SignalInput> inputs;
   inputs.push_back(std::move(input));
   try {
