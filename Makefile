@@ -8,7 +8,7 @@ CTEST_FLAGS ?= --output-on-failure
 DEMO_DIR ?= $(BUILD)/demo-registry
 QUICK ?= 0
 
-.PHONY: all deps build test test-asan demo bench fuzz install clean format
+.PHONY: all deps build test test-asan demo bench fuzz fuzz-campaign install clean format
 
 all: build
 
@@ -46,6 +46,22 @@ fuzz: deps
 			scripts/fuzz.sh build-fuzz; \
 	else echo "no fuzz targets yet"; fi
 
+# A long campaign: FUZZ_RUNS executions per target in an -O2 UBSan build (build-fuzz-fast), then
+# each kept input replayed under ASan+UBSan (build-fuzz). scripts/fuzz-campaign.sh says more.
+FUZZ_RUNS ?= 10000000
+FUZZ_TARGETS = fuzz_parquet_read fuzz_manifest_parse fuzz_payload_read fuzz_cli_args \
+	fuzz_zarr_meta fuzz_legacy_manifest
+FUZZ_CMAKE = -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DTIMEF_BUILD_FUZZ=ON \
+	-DTIMEF_BUILD_TESTS=OFF -DTIMEF_BUILD_BENCH=OFF -DTIMEF_BUILD_PYTHON=OFF
+
+fuzz-campaign: deps
+	cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug $(FUZZ_CMAKE) $(CMAKE_FLAGS)
+	cmake --build build-fuzz -j $(JOBS) --target $(FUZZ_TARGETS)
+	cmake -S . -B build-fuzz-fast -DCMAKE_BUILD_TYPE=Release -DTIMEF_FUZZ_SANITIZERS=undefined \
+		-DTIMEF_FUZZ_OPT=-O2 $(FUZZ_CMAKE) $(CMAKE_FLAGS)
+	cmake --build build-fuzz-fast -j $(JOBS) --target $(FUZZ_TARGETS)
+	scripts/fuzz-campaign.sh build-fuzz-fast build-fuzz $(FUZZ_RUNS)
+
 install: build
 	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
 	cmake --install $(BUILD) --prefix $(PREFIX)
@@ -54,4 +70,4 @@ format:
 	find include src tools tests bench -name '*.h' -o -name '*.cc' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz build-fuzz-fast

@@ -211,6 +211,7 @@ std::vector<Workload> WorkloadsFor(CorpusKind kind) {
   const Workload random{"random_series", "µs", false, series(SeriesPath::kIndex)};
   const Workload random_object{"random_series_object", "µs", false, series(SeriesPath::kObject)};
   const Workload random_handle{"random_series_handle", "µs", false, series(SeriesPath::kHandle)};
+  const Workload random_record{"random_record", "µs", false, RandomRecordWorkload};
   const Workload batched{"batched_random", "ms/batch", false, batch(SeriesPath::kIndex)};
   const Workload batched_object{"batched_random_object", "ms/batch", false,
                                 batch(SeriesPath::kObject)};
@@ -230,6 +231,7 @@ std::vector<Workload> WorkloadsFor(CorpusKind kind) {
               random,
               random_object,
               random_handle,
+              random_record,
               batched,
               batched_object,
               window,
@@ -239,8 +241,8 @@ std::vector<Workload> WorkloadsFor(CorpusKind kind) {
               {"zarr_random_series", "µs", false, ZarrRandomSeriesWorkload},
               {"zarr_window", "ms/window", false, ZarrWindowWorkload}};
     case CorpusKind::kTsqa:
-      return {open,    scan,           random, random_object, random_handle,
-              batched, batched_object, window, verify};
+      return {open,          scan,    random,         random_object, random_handle,
+              random_record, batched, batched_object, window,        verify};
     case CorpusKind::kLong:
       // A few 50M-sample series: single-series reads would just be scans; windows matter.
       return {open, scan, window, verify};

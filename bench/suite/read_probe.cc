@@ -3,6 +3,7 @@
 // benchmark (the suite times and checks); it prints the median per operation as a sanity figure.
 //
 // usage: timef_read_probe RELEASE series|object|handle|batch|batch_object|record N [SEED]
+//        [CATALOG_CACHE_BYTES] (ReaderOptions::catalog_cache_bytes; 0 = every lookup runs SQL)
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -26,13 +27,15 @@ double Median(std::vector<double> v) {
 int main(int argc, char** argv) {
   if (argc < 4) {
     std::cerr << "usage: timef_read_probe RELEASE series|object|handle|batch|batch_object|record "
-                 "N [SEED]\n";
+                 "N [SEED] [CATALOG_CACHE_BYTES]\n";
     return 2;
   }
   const std::string mode = argv[2];
   const int n = std::atoi(argv[3]);
   std::mt19937_64 rng(argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 1);
-  timef::Reader reader = timef::Reader::Open(argv[1]);
+  timef::ReaderOptions options;
+  if (argc > 5) options.catalog_cache_bytes = std::strtoll(argv[5], nullptr, 10);
+  timef::Reader reader = timef::Reader::Open(argv[1], options);
   const std::vector<std::int64_t> record_ids = reader.RecordIds();
   std::vector<std::int64_t> signal_ids;
   for (const auto& record : reader.GetRecords(record_ids)) {
@@ -69,6 +72,7 @@ int main(int argc, char** argv) {
   std::cout << mode << ": median " << Median(us) << " us over " << n << " (sink " << sink
             << "); chunks read " << c.chunks_read << ", data pages " << c.data_pages_decoded
             << ", dictionary pages " << c.dictionary_pages_decoded << ", dictionary cache hits "
-            << c.dictionary_cache_hits << ", catalog requests " << c.catalog_requests << "\n";
+            << c.dictionary_cache_hits << ", catalog requests " << c.catalog_requests
+            << ", catalog cache loads " << c.catalog_cache_loads << "\n";
   return 0;
 }

@@ -89,6 +89,8 @@ enum class SeriesPath {
   kHandle,  // LoadValues() on signals hydrated before timing
 };
 Json RandomSeriesWorkload(const SuiteOptions& options, CorpusKind kind, SeriesPath path);
+// Reader::GetRecord(id) of random records (built lazily).
+Json RandomRecordWorkload(const SuiteOptions& options, CorpusKind kind);
 // kIndex: GetSignalValues(64 IDs); kObject: GetSignals(64 IDs) (records built).
 Json BatchedRandomWorkload(const SuiteOptions& options, CorpusKind kind, SeriesPath path);
 Json WindowWorkload(const SuiteOptions& options, CorpusKind kind);

@@ -151,6 +151,31 @@ Json RandomSeriesWorkload(const SuiteOptions& options, CorpusKind kind, SeriesPa
       {"extra", {{"reads", picks.size()}, {"checked_bit_exact", checked}, {"sink", sink > 0}}}};
 }
 
+// GetRecord(id) of a random record, built lazily (sources, signals, axes, annotations; no values):
+// the object path's catalog half. The first lookup fills the reader's catalog row cache and is
+// one of the samples.
+Json RandomRecordWorkload(const SuiteOptions& options, CorpusKind kind) {
+  ReadSetup setup(options, kind);
+  const std::vector<std::int64_t> records = setup.reader.RecordIds();
+  const auto picks = PickIds(records, options.random_reads, options.seed, 0x2EC0);
+  Json timef = Json::array();
+  std::int64_t signals = 0, reads = 0;
+  for (int rep = 0; rep < options.random_by_id_passes; ++rep) {
+    for (std::int64_t id : picks) {
+      Stopwatch clock;
+      const std::shared_ptr<model::Record> record = setup.reader.GetRecord(id);
+      timef.push_back(clock.Seconds() * kUs);
+      if (*record->id() != id) throw std::runtime_error("GetRecord returned another record");
+      signals += static_cast<std::int64_t>(record->Signals().size());
+      ++reads;
+    }
+  }
+  return Json{{"timef", timef},
+              {"extra",
+               {{"reads", reads},
+                {"signals_per_record", reads ? static_cast<double>(signals) / reads : 0.0}}}};
+}
+
 Json BatchedRandomWorkload(const SuiteOptions& options, CorpusKind kind, SeriesPath path) {
   ReadSetup setup(options, kind);
   setup.reader.RecordIds();

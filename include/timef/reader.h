@@ -95,6 +95,8 @@ struct ReaderCounters {
   std::uint64_t data_pages_decoded = 0;
   std::uint64_t dictionary_pages_decoded = 0;  // Parquet dictionary pages decoded
   std::uint64_t dictionary_cache_hits = 0;     // chunks whose dictionary came from the cache
+  // Whole catalog query results copied into the row cache (ReaderOptions::catalog_cache_bytes).
+  std::uint64_t catalog_cache_loads = 0;
   std::uint64_t payload_files_opened = 0;
   std::uint64_t payload_values_read = 0;
 };
@@ -125,6 +127,13 @@ struct ReaderOptions {
   // group then decodes only its data pages. 0 keeps none. One cache per Reader (shared with the
   // lazy handles it hands out, used under their file lock); Close() empties it.
   std::int64_t dictionary_cache_bytes = std::int64_t{64} << 20;
+  // Budget of the catalog rows a lookup by ID (GetRecord(s), GetSignal(s)) keeps in memory: the
+  // first lookup copies the whole results of the queries that build records (records, sources,
+  // signals with axes, signal_chunks, annotation occurrences) out of the catalog, and later
+  // lookups build their objects from that copy with no SQL (docs/architecture.md "Read caches").
+  // A result that does not fit what is left of the budget is not kept; its query then runs per
+  // lookup. 0 keeps none. Scans and task reads do not use it. Close() empties it.
+  std::int64_t catalog_cache_bytes = std::int64_t{128} << 20;
 };
 
 // A signal's stored values found through the reader's compact locator index, without building its

@@ -62,6 +62,7 @@ py::dict CountersToPy(const ReaderCounters& c) {
   d["data_pages_decoded"] = c.data_pages_decoded;
   d["dictionary_pages_decoded"] = c.dictionary_pages_decoded;
   d["dictionary_cache_hits"] = c.dictionary_cache_hits;
+  d["catalog_cache_loads"] = c.catalog_cache_loads;
   d["payload_files_opened"] = c.payload_files_opened;
   d["payload_values_read"] = c.payload_values_read;
   return d;
@@ -190,14 +191,16 @@ void BindReader(py::module_& m) {
       .def_static(
           "open",
           [](const std::string& path, std::optional<std::string> sources_root,
-             std::int64_t index_all_chunks) {
+             std::int64_t index_all_chunks, std::int64_t catalog_cache_bytes) {
             ReaderOptions options;
             options.index_all_chunks = index_all_chunks;
+            options.catalog_cache_bytes = catalog_cache_bytes;
             if (sources_root) options.sources_root = *sources_root;
             return Reader::Open(path, options);
           },
           py::arg("path"), py::arg("sources_root") = py::none(),
-          py::arg("index_all_chunks") = ReaderOptions{}.index_all_chunks, Guard())
+          py::arg("index_all_chunks") = ReaderOptions{}.index_all_chunks,
+          py::arg("catalog_cache_bytes") = ReaderOptions{}.catalog_cache_bytes, Guard())
       .def_property_readonly("path", [](const Reader& r) { return r.path().string(); })
       .def_property_readonly(
           "manifest",

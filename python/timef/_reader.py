@@ -72,18 +72,31 @@ def _check_parent(parent):
 class TimeFReader:
     """Reads one committed release. Use as a context manager; close() releases open files."""
 
-    def __init__(self, native, sources_root=None):
+    def __init__(self, native, sources_root=None, catalog_cache_bytes=None):
         self._r = native
         self._sources_root = sources_root
+        self._catalog_cache_bytes = catalog_cache_bytes
 
     @classmethod
-    def open(cls, version_dir, *, sources_root=None):
+    def open(cls, version_dir, *, sources_root=None, catalog_cache_bytes=None):
         """Opens the release in ``version_dir``: checks the manifest and every file's presence and
         size, then each payload source (found below ``sources_root``, by default the registry
-        root holding the release) and its pinned files. Hashes nothing, opens no catalog."""
+        root holding the release) and its pinned files. Hashes nothing, opens no catalog.
+
+        ``catalog_cache_bytes`` bounds the catalog rows that lookups of records and signals by ID
+        (``get``, ``get_many``) keep in memory after the first one, so later lookups run no SQL
+        (default 128 MiB; 0 keeps none)."""
         import os
         root = None if sources_root is None else os.fspath(sources_root)
-        return cls(_timef.Reader.open(os.fspath(version_dir), root), root)
+        return cls(cls._native(os.fspath(version_dir), root, catalog_cache_bytes), root,
+                   catalog_cache_bytes)
+
+    @staticmethod
+    def _native(path, sources_root, catalog_cache_bytes):
+        if catalog_cache_bytes is None:
+            return _timef.Reader.open(path, sources_root)
+        return _timef.Reader.open(path, sources_root,
+                                  catalog_cache_bytes=int(catalog_cache_bytes))
 
     def __enter__(self):
         return self
@@ -94,11 +107,13 @@ class TimeFReader:
 
     def __getstate__(self):
         # Pickled (e.g. into a spawned DataLoader worker) as its path: the copy reopens.
-        return {"path": self.path, "sources_root": self._sources_root}
+        return {"path": self.path, "sources_root": self._sources_root,
+                "catalog_cache_bytes": self._catalog_cache_bytes}
 
     def __setstate__(self, state):
         self._sources_root = state.get("sources_root")
-        self._r = _timef.Reader.open(state["path"], self._sources_root)
+        self._catalog_cache_bytes = state.get("catalog_cache_bytes")
+        self._r = self._native(state["path"], self._sources_root, self._catalog_cache_bytes)
 
     @property
     def path(self):

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "catalog/duckdb_types.h"
+#include "catalog/owned_rows.h"
 #include "timef/error.h"
 
 namespace timef::catalog {
@@ -15,7 +16,7 @@ void ThrowColumnError(const ResultShape& shape, idx_t column, std::string_view p
     if (!where.empty()) where += '.';
     where += shape.columns[column].name;
   }
-  throw FormatError(ErrorSite{.file = shape.connection->path(), .where = where}, problem);
+  throw FormatError(ErrorSite{.file = shape.file, .where = where}, problem);
 }
 
 // ---- Chunk ----
@@ -24,10 +25,20 @@ Chunk::Chunk(duckdb_data_chunk chunk, std::shared_ptr<const ResultShape> shape,
              std::shared_ptr<void> keep_alive)
     : chunk_(chunk), shape_(std::move(shape)), keep_alive_(std::move(keep_alive)) {}
 
+Chunk::Chunk(std::shared_ptr<const OwnedRows> rows, std::shared_ptr<const ResultShape> shape)
+    : owned_(rows.get()),
+      shape_(std::move(shape)),
+      keep_alive_(std::const_pointer_cast<OwnedRows>(std::move(rows))) {}
+
 Chunk::~Chunk() { Release(); }
+
+idx_t Chunk::size() const {
+  return owned_ != nullptr ? owned_->size : duckdb_data_chunk_get_size(chunk_);
+}
 
 Chunk::Chunk(Chunk&& other) noexcept
     : chunk_(std::exchange(other.chunk_, nullptr)),
+      owned_(std::exchange(other.owned_, nullptr)),
       shape_(std::move(other.shape_)),
       keep_alive_(std::move(other.keep_alive_)) {}
 
@@ -35,6 +46,7 @@ Chunk& Chunk::operator=(Chunk&& other) noexcept {
   if (this != &other) {
     Release();
     chunk_ = std::exchange(other.chunk_, nullptr);
+    owned_ = std::exchange(other.owned_, nullptr);
     shape_ = std::move(other.shape_);
     keep_alive_ = std::move(other.keep_alive_);
   }
@@ -46,7 +58,7 @@ void Chunk::Release() {
   chunk_ = nullptr;
 }
 
-duckdb_vector Chunk::Vector(idx_t column, ColumnKind kind) const {
+Chunk::ColumnData Chunk::Column(idx_t column, ColumnKind kind) const {
   if (column >= shape_->columns.size()) {
     ThrowColumnError(*shape_, column, "column index " + std::to_string(column) + " out of range");
   }
@@ -56,53 +68,80 @@ duckdb_vector Chunk::Vector(idx_t column, ColumnKind kind) const {
         *shape_, column,
         "expected type " + std::string(ColumnKindName(kind)) + ", found " + c.type_name);
   }
-  return duckdb_data_chunk_get_vector(chunk_, column);
+  if (owned_ != nullptr) return {.owned = &owned_->columns[column]};
+  return {.vector = duckdb_data_chunk_get_vector(chunk_, column)};
 }
 
+namespace {
+
+// The values and validity of one vector or owned column.
+template <typename T>
+const T* DataOf(duckdb_vector vector, const OwnedColumn* owned) {
+  if (owned != nullptr) return owned->Data<T>();
+  return static_cast<const T*>(duckdb_vector_get_data(vector));
+}
+
+Validity ValidityOf(duckdb_vector vector, const OwnedColumn* owned) {
+  if (owned != nullptr) return Validity(owned->validity.data());
+  return Validity(duckdb_vector_get_validity(vector));
+}
+
+template <typename Column, typename T>
+Column ScalarOf(duckdb_vector vector, const OwnedColumn* owned) {
+  return Column(DataOf<T>(vector, owned), ValidityOf(vector, owned));
+}
+
+}  // namespace
+
 Int64Column Chunk::Int64(idx_t column) const {
-  duckdb_vector v = Vector(column, ColumnKind::kBigint);
-  return Int64Column(static_cast<const int64_t*>(duckdb_vector_get_data(v)),
-                     Validity(duckdb_vector_get_validity(v)));
+  ColumnData d = Column(column, ColumnKind::kBigint);
+  return ScalarOf<Int64Column, int64_t>(d.vector, d.owned);
 }
 
 DoubleColumn Chunk::Double(idx_t column) const {
-  duckdb_vector v = Vector(column, ColumnKind::kDouble);
-  return DoubleColumn(static_cast<const double*>(duckdb_vector_get_data(v)),
-                      Validity(duckdb_vector_get_validity(v)));
+  ColumnData d = Column(column, ColumnKind::kDouble);
+  return ScalarOf<DoubleColumn, double>(d.vector, d.owned);
 }
 
 BoolColumn Chunk::Bool(idx_t column) const {
-  duckdb_vector v = Vector(column, ColumnKind::kBoolean);
-  return BoolColumn(static_cast<const bool*>(duckdb_vector_get_data(v)),
-                    Validity(duckdb_vector_get_validity(v)));
+  ColumnData d = Column(column, ColumnKind::kBoolean);
+  return ScalarOf<BoolColumn, bool>(d.vector, d.owned);
 }
 
 VarcharColumn Chunk::Varchar(idx_t column) const {
-  duckdb_vector v = Vector(column, ColumnKind::kVarchar);
-  return VarcharColumn(static_cast<duckdb_string_t*>(duckdb_vector_get_data(v)),
-                       Validity(duckdb_vector_get_validity(v)));
+  ColumnData d = Column(column, ColumnKind::kVarchar);
+  return VarcharColumn(const_cast<duckdb_string_t*>(DataOf<duckdb_string_t>(d.vector, d.owned)),
+                       ValidityOf(d.vector, d.owned));
 }
 
+namespace {
+
+// The child of a LIST vector or owned column.
+std::pair<duckdb_vector, const OwnedColumn*> ChildOf(duckdb_vector vector,
+                                                     const OwnedColumn* owned) {
+  if (owned != nullptr) return {nullptr, owned->child.get()};
+  return {duckdb_list_vector_get_child(vector), nullptr};
+}
+
+}  // namespace
+
 Int64ListColumn Chunk::Int64List(idx_t column) const {
-  duckdb_vector v = Vector(column, ColumnKind::kBigintList);
-  duckdb_vector child = duckdb_list_vector_get_child(v);
-  Validity child_validity(duckdb_vector_get_validity(child));
-  return Int64ListColumn(
-      static_cast<const duckdb_list_entry*>(duckdb_vector_get_data(v)),
-      Validity(duckdb_vector_get_validity(v)),
-      Int64Column(static_cast<const int64_t*>(duckdb_vector_get_data(child)), child_validity),
-      child_validity, shape_.get(), column);
+  ColumnData d = Column(column, ColumnKind::kBigintList);
+  auto [child, owned_child] = ChildOf(d.vector, d.owned);
+  return Int64ListColumn(DataOf<duckdb_list_entry>(d.vector, d.owned),
+                         ValidityOf(d.vector, d.owned),
+                         ScalarOf<Int64Column, int64_t>(child, owned_child),
+                         ValidityOf(child, owned_child), shape_.get(), column);
 }
 
 VarcharListColumn Chunk::VarcharList(idx_t column) const {
-  duckdb_vector v = Vector(column, ColumnKind::kVarcharList);
-  duckdb_vector child = duckdb_list_vector_get_child(v);
-  Validity child_validity(duckdb_vector_get_validity(child));
+  ColumnData d = Column(column, ColumnKind::kVarcharList);
+  auto [child, owned_child] = ChildOf(d.vector, d.owned);
   return VarcharListColumn(
-      static_cast<const duckdb_list_entry*>(duckdb_vector_get_data(v)),
-      Validity(duckdb_vector_get_validity(v)),
-      VarcharColumn(static_cast<duckdb_string_t*>(duckdb_vector_get_data(child)), child_validity),
-      child_validity, shape_.get(), column);
+      DataOf<duckdb_list_entry>(d.vector, d.owned), ValidityOf(d.vector, d.owned),
+      VarcharColumn(const_cast<duckdb_string_t*>(DataOf<duckdb_string_t>(child, owned_child)),
+                    ValidityOf(child, owned_child)),
+      ValidityOf(child, owned_child), shape_.get(), column);
 }
 
 std::optional<std::string> Chunk::Text(idx_t column, idx_t row) const {
@@ -165,6 +204,7 @@ Result::Result(std::shared_ptr<ConnectionHandle> connection, std::shared_ptr<voi
                std::string_view what, std::unique_ptr<duckdb_result> result)
     : keep_alive_(std::move(keep_alive)), result_(std::move(result)) {
   auto shape = std::make_shared<ResultShape>();
+  shape->file = connection->path();
   shape->connection = std::move(connection);
   shape->what = std::string(what);
   idx_t n = duckdb_column_count(result_.get());
@@ -205,9 +245,9 @@ idx_t Result::ColumnIndex(std::string_view name) const {
   for (idx_t i = 0; i < shape_->columns.size(); ++i) {
     if (shape_->columns[i].name == name) return i;
   }
-  throw FormatError(ErrorSite{.file = shape_->connection->path(),
-                              .where = shape_->what + "." + std::string(name)},
-                    "column missing from the result");
+  throw FormatError(
+      ErrorSite{.file = shape_->file, .where = shape_->what + "." + std::string(name)},
+      "column missing from the result");
 }
 
 int64_t Result::rows_changed() { return static_cast<int64_t>(duckdb_rows_changed(result_.get())); }

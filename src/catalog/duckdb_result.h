@@ -1,10 +1,12 @@
 // Query results read chunk by chunk with typed column views. A view checks the column's type once
-// (FormatError naming the column on a mismatch) and then reads DuckDB's vectors in place.
+// (FormatError naming the column on a mismatch) and then reads DuckDB's vectors in place, or the
+// timef-owned copy of rows that catalog/owned_rows.h makes (the same views over our own memory).
 #pragma once
 
 #include <duckdb.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,12 +27,16 @@ struct ResultColumn {
   std::string type_name;  // DuckDB's spelling, for messages
 };
 
-// What every chunk of one result shares: the columns and the error context.
+// What every chunk of one result shares: the columns and the error context. `connection` is null
+// for owned rows (they outlive any connection); `file` is the catalog, for messages.
 struct ResultShape {
   std::vector<ResultColumn> columns;
   std::shared_ptr<ConnectionHandle> connection;
+  std::filesystem::path file;
   std::string what;
 };
+
+struct OwnedRows;
 
 // Validity bitmap of one vector; nullptr means every row is valid.
 class Validity {
@@ -130,19 +136,22 @@ class ListColumn {
 using Int64ListColumn = ListColumn<Int64Column, int64_t>;
 using VarcharListColumn = ListColumn<VarcharColumn, std::string>;
 
-// One data chunk of a result (up to duckdb_vector_size() rows). Column views point into it and must
-// not outlive it.
+// One data chunk of a result (up to duckdb_vector_size() rows), or rows copied out of results into
+// timef's memory (OwnedRows, any number of rows; no connection behind them, so they survive
+// Close() and fork). Column views point into it and must not outlive it.
 class Chunk {
  public:
   Chunk(duckdb_data_chunk chunk, std::shared_ptr<const ResultShape> shape,
         std::shared_ptr<void> keep_alive);
+  Chunk(std::shared_ptr<const OwnedRows> rows, std::shared_ptr<const ResultShape> shape);
   ~Chunk();
   Chunk(Chunk&& other) noexcept;
   Chunk& operator=(Chunk&& other) noexcept;
   Chunk(const Chunk&) = delete;
   Chunk& operator=(const Chunk&) = delete;
 
-  idx_t size() const { return duckdb_data_chunk_get_size(chunk_); }
+  idx_t size() const;
+  const std::shared_ptr<const ResultShape>& shape() const { return shape_; }
 
   // Each raises FormatError naming the column when its type differs.
   Int64Column Int64(idx_t column) const;
@@ -158,10 +167,17 @@ class Chunk {
   std::optional<std::string> Text(idx_t column, idx_t row) const;
 
  private:
-  duckdb_vector Vector(idx_t column, ColumnKind kind) const;
+  // Checks the column's kind; then exactly one of the two is set: DuckDB's vector, or the owned
+  // column.
+  struct ColumnData {
+    duckdb_vector vector = nullptr;
+    const struct OwnedColumn* owned = nullptr;
+  };
+  ColumnData Column(idx_t column, ColumnKind kind) const;
   void Release();
 
   duckdb_data_chunk chunk_ = nullptr;
+  const OwnedRows* owned_ = nullptr;  // kept alive by keep_alive_
   std::shared_ptr<const ResultShape> shape_;
   std::shared_ptr<void> keep_alive_;
 };
@@ -178,6 +194,7 @@ class Result {
   Result& operator=(const Result&) = delete;
 
   idx_t column_count() const { return shape_->columns.size(); }
+  const std::shared_ptr<const ResultShape>& shape() const { return shape_; }
   const ResultColumn& column(idx_t index) const { return shape_->columns.at(index); }
   // FormatError naming the column when the result has none of that name.
   idx_t ColumnIndex(std::string_view name) const;

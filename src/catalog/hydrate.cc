@@ -4,6 +4,7 @@
 #include <charconv>
 #include <map>
 #include <string>
+#include <unordered_map>
 
 #include "catalog/duckdb_result.h"
 #include "catalog/duckdb_statement.h"
@@ -100,28 +101,31 @@ std::vector<std::shared_ptr<model::Record>> CatalogHydrator::RecordsInReadOrder(
 
 std::vector<std::shared_ptr<model::Record>> CatalogHydrator::RecordsById(
     std::span<const int64_t> ids) {
-  PreparedStatement statement = connection_.Prepare(
-      "SELECT q.id, r.record_key FROM (SELECT unnest($1::BIGINT[]) AS id, "
-      "unnest(range(len($1::BIGINT[]))) AS i) q LEFT JOIN records r ON r.record_id = q.id "
-      "ORDER BY q.i",
-      "records");
-  statement.BindInt64List(1, ids);
-  Result result = statement.Execute();
-  std::vector<int64_t> keys;
-  std::vector<int64_t> missing;
+  std::unordered_map<int64_t, int64_t> key_of;
+  RowStream result = RunKeyed(connection_, cache_.get(),
+                              {.what = "records",
+                               .sql = "SELECT r.record_id, r.record_key FROM records r "
+                                      "JOIN {keys} q ON r.record_id = q.k",
+                               .key_column = 0,
+                               .domain = "SELECT record_id AS k FROM records"},
+                              ids);
   while (std::optional<Chunk> chunk = result.Next()) {
     auto id = chunk->Int64(0);
     auto key = chunk->Int64(1);
-    for (idx_t row = 0; row < chunk->size(); ++row) {
-      if (key.IsNull(row)) {
-        missing.push_back(id.Get(row));
-      } else {
-        keys.push_back(key.Get(row));
-      }
+    for (idx_t row = 0; row < chunk->size(); ++row) key_of[id.Get(row)] = key.Get(row);
+  }
+  std::vector<int64_t> keys;
+  std::vector<int64_t> missing;
+  for (int64_t id : ids) {
+    auto found = key_of.find(id);
+    if (found == key_of.end()) {
+      missing.push_back(id);
+    } else {
+      keys.push_back(found->second);
     }
   }
   if (!missing.empty()) throw UnknownIds("record", missing);
-  HydrateGraph graph(connection_, *requested_, *parents_only_);
+  HydrateGraph graph(connection_, *requested_, *parents_only_, cache_.get());
   graph.LoadRecords(keys);
   std::vector<std::shared_ptr<model::Record>> out;
   out.reserve(keys.size());

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "catalog/duckdb_database.h"
+#include "catalog/row_cache.h"
 #include "catalog/value_resolver.h"
 #include "timef/model.h"
 
@@ -65,7 +66,11 @@ class CatalogHydrator {
   // Records at read_order [begin, begin + count).
   std::vector<std::shared_ptr<model::Record>> RecordsInReadOrder(int64_t begin, int64_t count);
   // Records by ID in caller order. NotFoundError listing every unknown ID before building anything.
+  // With a row cache (UseRowCache), the lookup and the record queries are answered from memory
+  // once the cache holds their whole results.
   std::vector<std::shared_ptr<model::Record>> RecordsById(std::span<const int64_t> ids);
+  // The row cache RecordsById uses (shared; null = none). Scans and task reads do not use it.
+  void UseRowCache(std::shared_ptr<CatalogRowCache> cache) { cache_ = std::move(cache); }
   // Calls `batch` with every record in read order, batching.record_batch at a time.
   void ForEachRecordBatch(
       const std::function<void(std::vector<std::shared_ptr<model::Record>>)>& batch);
@@ -92,6 +97,7 @@ class CatalogHydrator {
   std::shared_ptr<const ValueResolver> requested_;
   std::shared_ptr<const ValueResolver> parents_only_;
   HydrateBatching batching_;
+  std::shared_ptr<CatalogRowCache> cache_;
 };
 
 }  // namespace timef::catalog

@@ -43,7 +43,7 @@ void HydrateGraph::AdoptRecords(const std::vector<std::shared_ptr<model::Record>
   // record_id → record_key.
   std::map<int64_t, std::shared_ptr<model::Record>> by_key;
   {
-    Result r =
+    RowStream r =
         Run("SELECT q.k, r.record_key FROM {keys} q LEFT JOIN records r ON r.record_id = q.k", ids,
             "records");
     std::vector<int64_t> missing;
@@ -78,7 +78,7 @@ void HydrateGraph::AdoptRecords(const std::vector<std::shared_ptr<model::Record>
   // Sources: hydration adds siblings in (name, source_key) order, so the i-th stored sibling is
   // the i-th child of its parent (or root source of its record).
   {
-    Result r =
+    RowStream r =
         Run("SELECT s.source_key, s.record_key, s.parent_source_key, s.name FROM sources s "
             "JOIN {keys} q ON s.record_key = q.k ORDER BY s.name, s.source_key",
             record_keys, "sources");
@@ -127,7 +127,7 @@ void HydrateGraph::AdoptRecords(const std::vector<std::shared_ptr<model::Record>
         if (signal->id()) signal_by_id[*signal->id()] = signal;
       }
     }
-    Result r =
+    RowStream r =
         Run("SELECT s.signal_key, s.signal_id FROM signals s JOIN sources so "
             "ON so.source_key = s.source_key JOIN {keys} q ON so.record_key = q.k",
             record_keys, "signals");
@@ -150,7 +150,7 @@ void HydrateGraph::AdoptRecords(const std::vector<std::shared_ptr<model::Record>
   std::unordered_map<int64_t, std::shared_ptr<model::Annotation>> occurrences;
   std::unordered_map<int64_t, std::shared_ptr<const model::AnnotationContent>> contents;
   {
-    Result r =
+    RowStream r =
         Run("SELECT o.occurrence_key, o.object_key, o.content_key FROM annotation_occurrences o "
             "JOIN {keys} q ON o.object_key = q.k ORDER BY o.occurrence_key",
             object_keys, "annotation_occurrences");

@@ -6,7 +6,6 @@
 
 #include "catalog/cell_site.h"
 #include "catalog/duckdb_result.h"
-#include "catalog/duckdb_statement.h"
 #include "catalog/hydrate_text.h"
 #include "catalog/spec_row.h"
 #include "core/json_forms.h"
@@ -15,16 +14,10 @@
 namespace timef::catalog {
 namespace {
 
-constexpr std::string_view kKeys = "(SELECT unnest($1::BIGINT[]) AS k)";
-
-std::string WithKeys(std::string_view sql) {
-  std::string out(sql);
-  const std::string marker = "{keys}";
-  for (size_t at = out.find(marker); at != std::string::npos; at = out.find(marker)) {
-    out.replace(at, marker.size(), kKeys);
-  }
-  return out;
-}
+// The key domains of the record queries (KeyedQuery::domain).
+constexpr std::string_view kRecordKeys = "SELECT record_key AS k FROM records";
+constexpr std::string_view kAnnotatedKeys =
+    "SELECT DISTINCT object_key AS k FROM annotation_occurrences";
 
 Json ParseCell(std::string_view text, std::string_view column) {
   std::string problem;
@@ -83,10 +76,11 @@ std::string OccurrenceSelect(std::string_view second) {
 }  // namespace
 
 HydrateGraph::HydrateGraph(Connection& connection, const ValueResolver& requested,
-                           const ValueResolver& parents_only)
-    : connection_(connection), requested_(requested), parents_only_(parents_only) {
-  Result result = connection_.Query("SELECT dataset_key, dataset_id, dataset_version FROM datasets",
-                                    "datasets");
+                           const ValueResolver& parents_only, CatalogRowCache* cache)
+    : connection_(connection), cache_(cache), requested_(requested), parents_only_(parents_only) {
+  RowStream result = Run(
+      {.what = "datasets", .sql = "SELECT dataset_key, dataset_id, dataset_version FROM datasets"},
+      {});
   std::optional<Chunk> chunk = result.Next();
   if (!chunk || chunk->size() != 1) {
     throw FormatError({.object = "datasets"}, "expected exactly one row");
@@ -96,11 +90,14 @@ HydrateGraph::HydrateGraph(Connection& connection, const ValueResolver& requeste
                                               std::string(chunk->Varchar(2).Get(0)));
 }
 
-Result HydrateGraph::Run(std::string_view sql, const std::vector<int64_t>& keys,
-                         std::string_view what) {
-  PreparedStatement statement = connection_.Prepare(WithKeys(sql), what);
-  statement.BindInt64List(1, keys);
-  return statement.Execute();
+RowStream HydrateGraph::Run(std::string_view sql, const std::vector<int64_t>& keys,
+                            std::string_view what) {
+  return RunKeyed(connection_, nullptr, {.what = what, .sql = std::string(sql), .key_column = 0},
+                  keys);
+}
+
+RowStream HydrateGraph::Run(const KeyedQuery& query, const std::vector<int64_t>& keys) {
+  return RunKeyed(connection_, cache_, query, keys);
 }
 
 std::shared_ptr<model::Signal> HydrateGraph::Signal(int64_t key) const {
@@ -134,12 +131,15 @@ void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys,
   std::vector<int64_t> object_keys = keys;
   std::vector<int64_t> signal_keys;
   {
-    Result r =
-        Run("SELECT r.record_key, r.record_id, c.start_time_us, r.time_span_start_us, "
-            "r.time_span_end_us, r.metadata, i.parent_alias, i.parent_record_id FROM records r "
-            "JOIN {keys} q ON r.record_key = q.k JOIN clocks c ON c.clock_id = r.clock_id "
-            "LEFT JOIN record_imports i ON i.record_id = r.record_id",
-            keys, "records");
+    RowStream r =
+        Run({.what = "records",
+             .sql = "SELECT r.record_key, r.record_id, c.start_time_us, r.time_span_start_us, "
+                    "r.time_span_end_us, r.metadata, i.parent_alias, i.parent_record_id FROM "
+                    "records r JOIN {keys} q ON r.record_key = q.k JOIN clocks c ON c.clock_id = "
+                    "r.clock_id LEFT JOIN record_imports i ON i.record_id = r.record_id",
+             .key_column = 0,
+             .domain = kRecordKeys},
+            keys);
     while (std::optional<Chunk> chunk = r.Next()) {
       auto key = chunk->Int64(0);
       auto id = chunk->Int64(1);
@@ -175,10 +175,13 @@ void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys,
       std::optional<int64_t> parent;
     };
     std::vector<Link> links;
-    Result r = Run(
-        "SELECT s.source_key, s.record_key, s.parent_source_key, s.name, s.metadata FROM sources s "
-        "JOIN {keys} q ON s.record_key = q.k ORDER BY s.name, s.source_key",
-        keys, "sources");
+    RowStream r = Run({.what = "sources",
+                       .sql = "SELECT s.source_key, s.record_key, s.parent_source_key, s.name, "
+                              "s.metadata FROM sources s JOIN {keys} q ON s.record_key = q.k "
+                              "ORDER BY s.name, s.source_key",
+                       .key_column = 1,
+                       .domain = kRecordKeys},
+                      keys);
     while (std::optional<Chunk> chunk = r.Next()) {
       auto key = chunk->Int64(0);
       auto record = chunk->Int64(1);
@@ -209,17 +212,21 @@ void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys,
     }
   }
   {
-    Result r = Run(
-        "SELECT s.signal_key, s.signal_id, s.source_key, s.name, s.axis_key, " +
-            std::string(kSpecColumns) +
-            ", s.n_values, s.metadata, s.source_id, a.axis_type, a.period_numerator_us, "
-            "a.period_denominator, a.start_index, a.offset_us, a.first_us, a.last_us, "
-            "a.offsets_payload_source, a.offsets_path, a.offsets_row, a.offsets_n_values, "
-            "a.offsets_digest, i.parent_alias, i.parent_signal_id FROM signals s "
-            "JOIN sources so ON so.source_key = s.source_key JOIN {keys} q ON so.record_key = q.k "
-            "JOIN axes a ON a.axis_key = s.axis_key "
-            "LEFT JOIN imported_signals i ON i.signal_id = s.signal_id ORDER BY s.signal_id",
-        keys, "signals");
+    // Column 31, the record key, is what the row cache selects by.
+    RowStream r = Run(
+        {.what = "signals",
+         .sql = "SELECT s.signal_key, s.signal_id, s.source_key, s.name, s.axis_key, " +
+                std::string(kSpecColumns) +
+                ", s.n_values, s.metadata, s.source_id, a.axis_type, a.period_numerator_us, "
+                "a.period_denominator, a.start_index, a.offset_us, a.first_us, a.last_us, "
+                "a.offsets_payload_source, a.offsets_path, a.offsets_row, a.offsets_n_values, "
+                "a.offsets_digest, i.parent_alias, i.parent_signal_id, so.record_key FROM signals "
+                "s JOIN sources so ON so.source_key = s.source_key JOIN {keys} q ON "
+                "so.record_key = q.k JOIN axes a ON a.axis_key = s.axis_key LEFT JOIN "
+                "imported_signals i ON i.signal_id = s.signal_id ORDER BY s.signal_id",
+         .key_column = 31,
+         .domain = kRecordKeys},
+        keys);
     while (std::optional<Chunk> chunk = r.Next()) {
       const Chunk& c = *chunk;
       for (idx_t row = 0; row < c.size(); ++row) {
@@ -354,13 +361,17 @@ std::shared_ptr<model::Annotation> MakeOccurrence(
 void HydrateGraph::LoadOccurrences(const std::vector<int64_t>& object_keys,
                                    const ValueResolver& values) {
   if (object_keys.empty()) return;
-  Result r = Run(OccurrenceSelect("o.object_key") +
-                     " FROM annotation_occurrences o JOIN {keys} q ON o.object_key = q.k "
-                     "JOIN annotation_contents c ON c.content_key = o.content_key " +
-                     std::string(kContentPayloadJoin) +
-                     "LEFT JOIN imported_annotations ia ON ia.occurrence_key = o.occurrence_key "
-                     "ORDER BY o.occurrence_key",
-                 object_keys, "annotation_occurrences");
+  RowStream r =
+      Run({.what = "annotation_occurrences",
+           .sql = OccurrenceSelect("o.object_key") +
+                  " FROM annotation_occurrences o JOIN {keys} q ON o.object_key = q.k "
+                  "JOIN annotation_contents c ON c.content_key = o.content_key " +
+                  std::string(kContentPayloadJoin) +
+                  "LEFT JOIN imported_annotations ia ON ia.occurrence_key = o.occurrence_key "
+                  "ORDER BY o.occurrence_key",
+           .key_column = 1,
+           .domain = kAnnotatedKeys},
+          object_keys);
   while (std::optional<Chunk> chunk = r.Next()) {
     for (idx_t row = 0; row < chunk->size(); ++row) {
       auto occurrence = MakeOccurrence(kOccurrences, *chunk, row, Content(*chunk, row, 9, values));

@@ -12,6 +12,7 @@
 
 #include "catalog/duckdb_database.h"
 #include "catalog/hydrate.h"
+#include "catalog/row_cache.h"
 #include "catalog/value_resolver.h"
 #include "timef/model.h"
 
@@ -20,9 +21,11 @@ namespace timef::catalog {
 class HydrateGraph {
  public:
   // `requested` resolves what the call asks for, `parents_only` what only from_tasks parents reach
-  // (see CatalogHydrator); both must outlive the graph.
+  // (see CatalogHydrator); both must outlive the graph. With a `cache` (which must outlive the
+  // graph too), the dataset row and the record queries (records, sources, signals,
+  // signal_chunks, annotation occurrences) are answered from it where their whole results fit.
   HydrateGraph(Connection& connection, const ValueResolver& requested,
-               const ValueResolver& parents_only);
+               const ValueResolver& parents_only, CatalogRowCache* cache = nullptr);
 
   // Builds the records of `record_keys` (keys already built are skipped) with everything under
   // them and their annotations, resolved by `requested`.
@@ -59,7 +62,10 @@ class HydrateGraph {
   const std::vector<std::shared_ptr<model::Annotation>>& registered() const { return registered_; }
 
  private:
-  Result Run(std::string_view sql, const std::vector<int64_t>& keys, std::string_view what);
+  // `sql` with {keys} bound to `keys` (see KeyedQuery), always as SQL.
+  RowStream Run(std::string_view sql, const std::vector<int64_t>& keys, std::string_view what);
+  // A record query: from the cache when there is one and the result fits.
+  RowStream Run(const KeyedQuery& query, const std::vector<int64_t>& keys);
   // Each Load* below hands what it meets in files to `values`.
   void LoadRecords(const std::vector<int64_t>& record_keys, const ValueResolver& values);
   void LoadOccurrences(const std::vector<int64_t>& object_keys, const ValueResolver& values);
@@ -72,6 +78,7 @@ class HydrateGraph {
   std::shared_ptr<model::Record> Record(int64_t key) const;
 
   Connection& connection_;
+  CatalogRowCache* cache_;
   const ValueResolver& requested_;
   const ValueResolver& parents_only_;
   std::unique_ptr<model::Dataset> dataset_;

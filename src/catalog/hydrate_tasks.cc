@@ -65,7 +65,7 @@ struct PendingScope {
   std::vector<int64_t> signal_keys;
 };
 
-std::vector<int64_t> Keys(Result result) {
+std::vector<int64_t> Keys(RowStream result) {
   std::vector<int64_t> keys;
   while (std::optional<Chunk> chunk = result.Next()) {
     auto column = chunk->Int64(0);
@@ -136,7 +136,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
   {
     constexpr idx_t kPrompt = 21;  // first joined text_payloads column of the prompt
     constexpr idx_t kRationale = kPrompt + kPackedColumnCount;
-    Result r = Run(
+    RowStream r = Run(
         "SELECT t.task_key, t.task_id, t.task_type, t.prompt, t.prompt_text_key, "
         "t.input_modalities, t.split, t.scope_type, t.scope_start, t.scope_end, "
         "t.scope_signal_keys, t.has_inline_targets, t.target_schema, t.unit, t.target_name, "
@@ -225,7 +225,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
   }
   std::vector<TargetRow> target_rows;
   {
-    Result r = Run(
+    RowStream r = Run(
         "SELECT t.task_key, t.target_kind, t.text_value, t.text_value_text_key, t.integer_value, "
         "t.float_value, t.boolean_value, t.record_key, t.signal_key, t.span_start, t.span_end, "
         "t.signal_keys, " +
@@ -280,7 +280,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
   }
   std::vector<RefRow> record_refs;
   {
-    Result r =
+    RowStream r =
         Run("SELECT t.task_key, t.field, t.record_key FROM task_record_refs t "
             "JOIN {keys} q ON t.task_key = q.k ORDER BY t.task_key, t.field, t.position",
             keys, "task_record_refs");
@@ -296,7 +296,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
   }
   std::vector<RefRow> annotation_refs;
   {
-    Result r =
+    RowStream r =
         Run("SELECT t.task_key, t.field, t.occurrence_key FROM task_annotation_refs t "
             "JOIN {keys} q ON t.task_key = q.k ORDER BY t.task_key, t.field, t.position",
             keys, "task_annotation_refs");
@@ -404,7 +404,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
     }
   }
   {
-    Result r =
+    RowStream r =
         Run("SELECT t.task_key, t.parent_task_key FROM task_dependencies t "
             "JOIN {keys} q ON t.task_key = q.k ORDER BY t.task_key, t.position",
             keys, "task_dependencies");

@@ -11,10 +11,13 @@ namespace timef::catalog {
 void HydrateGraph::LoadValues(const std::vector<int64_t>& signal_keys,
                               const ValueResolver& values) {
   if (signal_keys.empty()) return;
-  Result r = Run("SELECT sc.signal_key, sc.chunk_index, " + std::string(kChunkColumns) +
-                     " FROM signal_chunks sc JOIN {keys} q ON sc.signal_key = q.k "
-                     "ORDER BY sc.signal_key, sc.chunk_index",
-                 signal_keys, "signal_chunks");
+  RowStream r = Run({.what = "signal_chunks",
+                     .sql = "SELECT sc.signal_key, sc.chunk_index, " + std::string(kChunkColumns) +
+                            " FROM signal_chunks sc JOIN {keys} q ON sc.signal_key = q.k "
+                            "ORDER BY sc.signal_key, sc.chunk_index",
+                     .key_column = 0,
+                     .domain = "SELECT signal_key AS k FROM signals"},
+                    signal_keys);
 
   // The chunks of the signal being collected; rows arrive grouped by signal_key.
   int64_t current = 0;

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <span>
 #include <unordered_map>
 
 #include "model/checks.h"
@@ -56,10 +57,7 @@ class Dumper {
   explicit Dumper(const DumpOptions& options) : options_(options) {}
 
   Json Run(const Dataset& dataset) {
-    std::vector<const Record*> records;
-    for (const auto& record : dataset.records()) records.push_back(record.get());
-    std::stable_sort(records.begin(), records.end(),
-                     [](const Record* a, const Record* b) { return a->id() < b->id(); });
+    std::vector<const Record*> records = ById(dataset.records());
     std::vector<const Task*> tasks;
     for (const auto& task : dataset.tasks()) tasks.push_back(task.get());
     std::stable_sort(tasks.begin(), tasks.end(),
@@ -105,7 +103,31 @@ class Dumper {
     return out;
   }
 
+  Json RunRecords(std::span<const std::shared_ptr<Record>> list) {
+    std::vector<const Record*> records = ById(list);
+    for (const Record* record : records) {
+      const std::string path = "record " + std::to_string(Id(*record));
+      IndexOccurrences(*record, path);
+      for (const Source* source : SortedSources(record->sources())) IndexSource(*source, path);
+    }
+    Json out = Json::object();
+    Json record_list = Json::array();
+    for (const Record* record : records) record_list.push_back(RecordJson(*record));
+    out["records"] = record_list;
+    out["axes"] = axes_;
+    out["contents"] = contents_;
+    return out;
+  }
+
  private:
+  static std::vector<const Record*> ById(std::span<const std::shared_ptr<Record>> list) {
+    std::vector<const Record*> records;
+    for (const auto& record : list) records.push_back(record.get());
+    std::stable_sort(records.begin(), records.end(),
+                     [](const Record* a, const Record* b) { return a->id() < b->id(); });
+    return records;
+  }
+
   template <class T>
   static int64_t Id(const T& object) {
     if (!object.id()) {
@@ -376,6 +398,10 @@ class Dumper {
 
 Json DumpDataset(const Dataset& dataset, const DumpOptions& options) {
   return Dumper(options).Run(dataset);
+}
+
+Json DumpRecords(std::span<const std::shared_ptr<Record>> records, const DumpOptions& options) {
+  return Dumper(options).RunRecords(records);
 }
 
 }  // namespace timef::model

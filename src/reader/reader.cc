@@ -206,7 +206,9 @@ std::vector<std::shared_ptr<model::Record>> Reader::GetRecords(std::span<const s
   if (ids.empty()) return {};
   const std::vector<std::int64_t> distinct = Distinct(ids);
   catalog::CatalogLease lease = state_->Lease();
-  const auto records = state_->Hydrator(lease.connection(), load).RecordsById(distinct);
+  catalog::CatalogHydrator hydrator = state_->Hydrator(lease.connection(), load);
+  hydrator.UseRowCache(state_->row_cache());
+  const auto records = hydrator.RecordsById(distinct);
   std::unordered_map<std::int64_t, std::shared_ptr<model::Record>> by_id;
   for (std::size_t i = 0; i < distinct.size(); ++i) by_id[distinct[i]] = records[i];
   std::vector<std::shared_ptr<model::Record>> out;
@@ -241,7 +243,9 @@ std::vector<std::shared_ptr<model::Signal>> Reader::GetSignals(std::span<const s
   std::vector<std::shared_ptr<model::Record>> records;
   {
     catalog::CatalogLease lease = state_->Lease();
-    records = catalog::CatalogHydrator(lease.connection(), resolver).RecordsById(distinct);
+    catalog::CatalogHydrator hydrator(lease.connection(), resolver);
+    hydrator.UseRowCache(state_->row_cache());
+    records = hydrator.RecordsById(distinct);
   }
   // Each signal shares ownership with its record, so that its source (and the record) stay
   // reachable while the caller holds only the signal.

@@ -31,6 +31,8 @@ ReaderState::ReaderState(fs::path release_dir, manifest::Manifest manifest, Read
       manifest_(std::move(manifest)),
       options_(std::move(options)),
       sources_(std::move(sources)),
+      row_cache_(std::make_shared<catalog::CatalogRowCache>(
+          std::max<std::int64_t>(0, options_.catalog_cache_bytes))),
       chunks_(
           static_cast<std::size_t>(std::max<std::int64_t>(0, options_.dictionary_cache_bytes))) {
   for (const auto& part : manifest_.files.time_series) {
@@ -274,6 +276,7 @@ ReaderCounters ReaderState::counters() const {
                         .data_pages_decoded = v.pages.data_pages_decoded + z.inner_chunks_decoded,
                         .dictionary_pages_decoded = v.pages.dictionary_pages_decoded,
                         .dictionary_cache_hits = v.dictionaries.hits,
+                        .catalog_cache_loads = row_cache_->loads(),
                         .payload_files_opened = p.files_opened,
                         .payload_values_read = p.values_read};
 }
@@ -314,6 +317,7 @@ std::vector<const SignalIndex::Entry*> ReaderState::IndexedSignals(
 
 void ReaderState::Close() {
   if (catalog_) catalog_->Close();
+  row_cache_->Clear();
   std::lock_guard lock(files_mutex_);
   chunks_.Clear();
   zarr_.Clear();

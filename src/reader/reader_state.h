@@ -104,6 +104,8 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
 
   ReaderCounters counters() const;
   void Close();
+  // The catalog row cache of lookups by ID (ReaderOptions::catalog_cache_bytes); thread-safe.
+  const std::shared_ptr<catalog::CatalogRowCache>& row_cache() const { return row_cache_; }
 
  private:
   enum class StoredFile { kValues, kPayload };
@@ -128,6 +130,7 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   std::map<std::string, manifest::FilePart> own_parts_;  // path → FilePart (values and payloads)
   ResolvedSources sources_;
   std::unique_ptr<catalog::CatalogReader> catalog_;
+  std::shared_ptr<catalog::CatalogRowCache> row_cache_;
   // Guards the members below it up to the counters.
   mutable std::mutex files_mutex_;
   values::ChunkReader chunks_;

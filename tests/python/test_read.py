@@ -119,6 +119,23 @@ def test_get_and_get_many(reader):
         reader.get(timef.Record, 0)
 
 
+def test_lookups_by_id_are_the_same_without_the_catalog_row_cache(hello):
+    import pickle
+    with timef.TimeFReader.open(hello) as cached, \
+            timef.TimeFReader.open(hello, catalog_cache_bytes=0) as uncached:
+        ids = [r.id for r in cached.iter_records()]
+        for rid in ids + ids:
+            a, b = cached.get(timef.Record, rid), uncached.get(timef.Record, rid)
+            assert [s.id for s in a.signals] == [s.id for s in b.signals]
+            assert [s.n_values for s in a.signals] == [s.n_values for s in b.signals]
+        assert cached.counters()["catalog_cache_loads"] > 0
+        assert uncached.counters()["catalog_cache_loads"] == 0
+        # The option survives pickling (a DataLoader worker's copy reopens with it).
+        copy = pickle.loads(pickle.dumps(uncached))
+        copy.get(timef.Record, ids[0])
+        assert copy.counters()["catalog_cache_loads"] == 0
+
+
 def test_tasks_share_input_records(reader):
     tasks = reader.read_tasks()
     by_id = {}

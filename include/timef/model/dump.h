@@ -8,11 +8,15 @@
 // occurrences share a content. Two datasets that a reader would treat as equal have equal dumps.
 #pragma once
 
+#include <memory>
+#include <span>
+
 #include "timef/json.h"
 
 namespace timef::model {
 
 class Dataset;
+class Record;
 
 struct DumpOptions {
   // Also render signal values (bit patterns for floats) and irregular offsets; loads lazy values.
@@ -21,5 +25,8 @@ struct DumpOptions {
 
 // Requires every record, signal and task to have an ID (ValidationError otherwise).
 Json DumpDataset(const Dataset& dataset, const DumpOptions& options = {});
+// The same rendering of `records` alone (by ID; "records", "axes" and "contents" as above), e.g.
+// to compare what two reads of the same records built.
+Json DumpRecords(std::span<const std::shared_ptr<Record>> records, const DumpOptions& options = {});
 
 }  // namespace timef::model
