@@ -132,7 +132,8 @@ struct ReaderOptions {
   // signals with axes, signal_chunks, annotation occurrences) out of the catalog, and later
   // lookups build their objects from that copy with no SQL (docs/architecture.md "Read caches").
   // A result that does not fit what is left of the budget is not kept; its query then runs per
-  // lookup. 0 keeps none. Scans and task reads do not use it. Close() empties it.
+  // lookup. IterRecords batches use it too; task reads and ReadDataset do not. 0 keeps none.
+  // Close() empties it.
   std::int64_t catalog_cache_bytes = std::int64_t{128} << 20;
 };
 

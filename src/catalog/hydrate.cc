@@ -91,7 +91,7 @@ std::vector<std::shared_ptr<model::Record>> CatalogHydrator::RecordsInReadOrder(
       "records");
   statement.BindInt64(1, begin).BindInt64(2, begin + count);
   const std::vector<int64_t> keys = Column(statement.Execute());
-  HydrateGraph graph(connection_, *requested_, *parents_only_);
+  HydrateGraph graph(connection_, *requested_, *parents_only_, cache_.get());
   graph.LoadRecords(keys);
   std::vector<std::shared_ptr<model::Record>> out;
   out.reserve(keys.size());
@@ -193,6 +193,7 @@ void CatalogHydrator::ForEachTaskBatch(
 }
 
 std::unique_ptr<model::Dataset> CatalogHydrator::ReadDataset() {
+  // One pass over everything: the row cache would only hold a second copy.
   HydrateGraph graph(connection_, *requested_, *parents_only_);
   model::Dataset& dataset = graph.dataset();
   {

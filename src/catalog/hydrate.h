@@ -69,7 +69,8 @@ class CatalogHydrator {
   // With a row cache (UseRowCache), the lookup and the record queries are answered from memory
   // once the cache holds their whole results.
   std::vector<std::shared_ptr<model::Record>> RecordsById(std::span<const int64_t> ids);
-  // The row cache RecordsById uses (shared; null = none). Scans and task reads do not use it.
+  // The row cache RecordsById and RecordsInReadOrder use (shared; null = none). Task reads and
+  // ReadDataset do not: they build each record once per call.
   void UseRowCache(std::shared_ptr<CatalogRowCache> cache) { cache_ = std::move(cache); }
   // Calls `batch` with every record in read order, batching.record_batch at a time.
   void ForEachRecordBatch(

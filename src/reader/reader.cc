@@ -206,9 +206,7 @@ std::vector<std::shared_ptr<model::Record>> Reader::GetRecords(std::span<const s
   if (ids.empty()) return {};
   const std::vector<std::int64_t> distinct = Distinct(ids);
   catalog::CatalogLease lease = state_->Lease();
-  catalog::CatalogHydrator hydrator = state_->Hydrator(lease.connection(), load);
-  hydrator.UseRowCache(state_->row_cache());
-  const auto records = hydrator.RecordsById(distinct);
+  const auto records = state_->Hydrator(lease.connection(), load).RecordsById(distinct);
   std::unordered_map<std::int64_t, std::shared_ptr<model::Record>> by_id;
   for (std::size_t i = 0; i < distinct.size(); ++i) by_id[distinct[i]] = records[i];
   std::vector<std::shared_ptr<model::Record>> out;

@@ -68,8 +68,10 @@ catalog::CatalogHydrator ReaderState::Hydrator(catalog::Connection connection,
                         plan.time_offsets == Loading::kLazy && plan.text == Loading::kLazy;
   std::shared_ptr<const catalog::ValueResolver> parents_only =
       all_lazy ? requested : Resolver(LoadPlan::AllLazy());
-  return catalog::CatalogHydrator(std::move(connection), std::move(requested),
-                                  std::move(parents_only));
+  catalog::CatalogHydrator hydrator(std::move(connection), std::move(requested),
+                                    std::move(parents_only));
+  hydrator.UseRowCache(row_cache_);
+  return hydrator;
 }
 
 fs::path ReaderState::Resolve(const std::optional<std::string>& payload_source,

@@ -87,6 +87,30 @@ TEST_F(RowCacheReaderTest, RecordsByIdAreTheSameWithAndWithoutTheCache) {
   }
 }
 
+TEST_F(RowCacheReaderTest, IterRecordsBatchesAreTheSameWithAndWithoutTheCache) {
+  for (const fs::path& release : releases_) {
+    SCOPED_TRACE(release.string());
+    Reader cached = Reader::Open(release);
+    Reader uncached = Reader::Open(release, Uncached());
+    RecordStream a = cached.IterRecords({.batch_size = 2});
+    RecordStream b = uncached.IterRecords({.batch_size = 2});
+    int batches = 0;
+    while (auto batch = a.Next()) {
+      auto other = b.Next();
+      ASSERT_TRUE(other);
+      ASSERT_EQ(batch->size(), other->size());
+      for (size_t i = 0; i < batch->size(); ++i) {
+        EXPECT_EQ((*batch)[i]->id(), (*other)[i]->id());  // read order
+      }
+      EXPECT_EQ(model::DumpRecords(*batch), model::DumpRecords(*other));
+      ++batches;
+    }
+    EXPECT_FALSE(b.Next());
+    EXPECT_GE(batches, 2);
+    EXPECT_GT(cached.counters().catalog_cache_loads, 0u);
+  }
+}
+
 TEST_F(RowCacheReaderTest, SignalsByIdAreTheSameWithAndWithoutTheCache) {
   for (const fs::path& release : releases_) {
     SCOPED_TRACE(release.string());
