@@ -69,11 +69,7 @@ class Dumper {
       occurrence_paths_[dataset.registered_annotations()[i].get()] =
           "registered[" + std::to_string(i) + "]";
     }
-    for (const Record* record : records) {
-      const std::string path = "record " + std::to_string(Id(*record));
-      IndexOccurrences(*record, path);
-      for (const Source* source : SortedSources(record->sources())) IndexSource(*source, path);
-    }
+    IndexRecords(records);
     for (const Task* task : tasks) IndexOccurrences(*task, "task " + std::to_string(Id(*task)));
 
     Json out = Json::object();
@@ -92,9 +88,7 @@ class Dumper {
       registered.push_back(Occurrence(*annotation));
     }
     out["registered_annotations"] = registered;
-    Json record_list = Json::array();
-    for (const Record* record : records) record_list.push_back(RecordJson(*record));
-    out["records"] = record_list;
+    out["records"] = RecordList(records);
     Json task_list = Json::array();
     for (const Task* task : tasks) task_list.push_back(TaskJson(*task));
     out["tasks"] = task_list;
@@ -105,21 +99,29 @@ class Dumper {
 
   Json RunRecords(std::span<const std::shared_ptr<Record>> list) {
     std::vector<const Record*> records = ById(list);
-    for (const Record* record : records) {
-      const std::string path = "record " + std::to_string(Id(*record));
-      IndexOccurrences(*record, path);
-      for (const Source* source : SortedSources(record->sources())) IndexSource(*source, path);
-    }
+    IndexRecords(records);
     Json out = Json::object();
-    Json record_list = Json::array();
-    for (const Record* record : records) record_list.push_back(RecordJson(*record));
-    out["records"] = record_list;
+    out["records"] = RecordList(records);
     out["axes"] = axes_;
     out["contents"] = contents_;
     return out;
   }
 
  private:
+  void IndexRecords(const std::vector<const Record*>& records) {
+    for (const Record* record : records) {
+      const std::string path = "record " + std::to_string(Id(*record));
+      IndexOccurrences(*record, path);
+      for (const Source* source : SortedSources(record->sources())) IndexSource(*source, path);
+    }
+  }
+
+  Json RecordList(const std::vector<const Record*>& records) {
+    Json list = Json::array();
+    for (const Record* record : records) list.push_back(RecordJson(*record));
+    return list;
+  }
+
   static std::vector<const Record*> ById(std::span<const std::shared_ptr<Record>> list) {
     std::vector<const Record*> records;
     for (const auto& record : list) records.push_back(record.get());
