@@ -83,24 +83,29 @@ std::shared_ptr<const CachedRows> CatalogRowCache::Rows(Connection& connection,
                                                         const KeyedQuery& query) {
   std::lock_guard lock(mutex_);
   if (auto found = tables_.find(query.sql); found != tables_.end()) return found->second;
-  std::shared_ptr<const CachedRows>& entry = tables_[query.sql];
+  // Only a finished decision is remembered: a load that throws (e.g. interrupted by Close() or a
+  // fork) leaves no entry, so the next lookup tries again.
+  auto does_not_fit = [&]() -> std::shared_ptr<const CachedRows> {
+    tables_.emplace(query.sql, nullptr);
+    return nullptr;
+  };
   const int64_t room = budget_ - used_;
-  if (room <= 0) return nullptr;
+  if (room <= 0) return does_not_fit();
   Result result = connection.Query(query.WholeSql(), query.what);
-  if (!RowsBuilder::CanCopy(*result.shape())) return nullptr;
+  if (!RowsBuilder::CanCopy(*result.shape())) return does_not_fit();
   RowsBuilder builder(result.shape());
   while (std::optional<Chunk> chunk = result.Next()) {
     for (idx_t row = 0; row < chunk->size(); ++row) builder.Append(*chunk, row);
-    if (static_cast<int64_t>(builder.bytes()) > room) return nullptr;
+    if (static_cast<int64_t>(builder.bytes()) > room) return does_not_fit();
   }
   ++loads_;
   auto [rows, shape] = builder.FinishRows();
   auto cached =
       std::make_shared<const CachedRows>(std::move(rows), std::move(shape), query.key_column);
-  if (static_cast<int64_t>(cached->bytes()) > room) return nullptr;
+  if (static_cast<int64_t>(cached->bytes()) > room) return does_not_fit();
   used_ += static_cast<int64_t>(cached->bytes());
-  entry = std::move(cached);
-  return entry;
+  tables_.emplace(query.sql, cached);
+  return cached;
 }
 
 void CatalogRowCache::Clear() {

@@ -77,7 +77,8 @@ class CatalogRowCache {
   explicit CatalogRowCache(int64_t budget_bytes) : budget_(budget_bytes) {}
 
   // The whole result of `query`, loaded with one query through `connection` on first use; nullptr
-  // when it does not fit the budget left (remembered until Clear()).
+  // when it does not fit the budget left (remembered until Clear()). Errors of the load (e.g.
+  // ReaderError when Close() or a fork interrupts it) propagate and leave nothing remembered.
   std::shared_ptr<const CachedRows> Rows(Connection& connection, const KeyedQuery& query);
   void Clear();
   int64_t bytes();
