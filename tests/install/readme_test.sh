@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Usage: readme_test.sh README.md SCRATCH_DIR CXX INCLUDE_DIR GENERATED_INCLUDE_DIR LIB_DIR
+# Usage: readme_test.sh README.md SCRATCH_DIR CXX INCLUDE_DIR GENERATED_INCLUDE_DIR LIB_DIR [FLAGS]
+# (FLAGS: the sanitizer flags of a sanitizer build, which the program must be built with too.)
 # Extracts the C++ program of README.md's "Quick start" (the first ```cpp block after the
 # "### C++" heading of that section), builds it as the README says, against the build tree's
 # headers and libtimef.so, runs it in an empty directory and checks what it prints.
@@ -10,6 +11,7 @@ cxx=$3
 include=$4
 generated=$5
 libdir=$6
+read -r -a extra_flags <<<"${7:-}"
 rm -rf "$scratch" && mkdir -p "$scratch"
 
 awk '
@@ -23,7 +25,7 @@ awk '
 lines=$(wc -l <"$scratch/first.cc")
 [ "$lines" -le 45 ] || { echo "FAIL: the quick start has $lines lines" >&2; exit 1; }
 
-"$cxx" -std=c++20 -Wall -Wextra -I"$include" -I"$generated" "$scratch/first.cc" -L"$libdir" \
+"$cxx" -std=c++20 -Wall -Wextra "${extra_flags[@]}" -I"$include" -I"$generated" "$scratch/first.cc" -L"$libdir" \
   -ltimef -Wl,-rpath,"$libdir" -o "$scratch/first" >"$scratch/build.log" 2>&1 ||
   { echo "FAIL: the quick start does not build:" >&2; cat "$scratch/build.log" >&2; exit 1; }
 (cd "$scratch" && ./first) >"$scratch/run.out" 2>&1 ||
