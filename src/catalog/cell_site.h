@@ -5,10 +5,14 @@
 #include <string_view>
 
 #include "timef/error.h"
+#include "timef/json.h"
 
 namespace timef::catalog {
 
 // `table_column` is "<table>.<column>"; without a dot it names a table.
 ErrorSite CellSite(std::string_view table_column);
+
+// A JSON cell (metadata, provenance) parsed strictly (§12); FormatError at CellSite(table_column).
+Json ParseJsonCell(std::string_view text, std::string_view table_column);
 
 }  // namespace timef::catalog

@@ -19,13 +19,6 @@ constexpr std::string_view kRecordKeys = "SELECT record_key AS k FROM records";
 constexpr std::string_view kAnnotatedKeys =
     "SELECT DISTINCT object_key AS k FROM annotation_occurrences";
 
-Json ParseCell(std::string_view text, std::string_view column) {
-  std::string problem;
-  std::optional<Json> json = ParseJsonStrict(text, &problem);
-  if (!json) throw FormatError(CellSite(column), problem);
-  return std::move(*json);
-}
-
 [[noreturn]] void BadEnum(std::string_view column, std::string_view value) {
   UnknownCellValue(column, value);
 }
@@ -157,7 +150,7 @@ void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys,
         if (!span_start.IsNull(row)) {
           record->set_time_span(model::TimeInterval{span_start.Get(row), span_end.Get(row)});
         }
-        record->set_metadata(ParseCell(metadata.Get(row), "records.metadata"));
+        record->set_metadata(ParseJsonCell(metadata.Get(row), "records.metadata"));
         if (!alias.IsNull(row)) {
           record->set_import_marker(
               model::ImportMarker{std::string(alias.Get(row)), parent_id.Get(row)});
@@ -190,7 +183,7 @@ void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys,
       auto metadata = chunk->Varchar(4);
       for (idx_t row = 0; row < chunk->size(); ++row) {
         auto source = std::make_shared<model::Source>(std::string(name.Get(row)));
-        source->set_metadata(ParseCell(metadata.Get(row), "sources.metadata"));
+        source->set_metadata(ParseJsonCell(metadata.Get(row), "sources.metadata"));
         objects_[key.Get(row)] = source.get();
         object_keys.push_back(key.Get(row));
         sources_[key.Get(row)] = std::move(source);
@@ -267,7 +260,7 @@ void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys,
                                                       axis, c.Int64(14).Get(row));
         signal->set_id(c.Int64(1).Get(row));
         signal->set_read_from_dataset(dataset_->dataset_id());
-        signal->set_metadata(ParseCell(c.Varchar(15).Get(row), "signals.metadata"));
+        signal->set_metadata(ParseJsonCell(c.Varchar(15).Get(row), "signals.metadata"));
         if (auto label = c.Varchar(16).Optional(row)) signal->set_source_id(std::string(*label));
         if (auto alias = c.Varchar(29).Optional(row)) {
           signal->set_import_marker(model::ImportMarker{std::string(*alias), c.Int64(30).Get(row)});
@@ -330,7 +323,8 @@ std::shared_ptr<const model::AnnotationContent> HydrateGraph::Content(const Chun
   if (auto description = c.Varchar(first + 11).Optional(row)) {
     content->set_description(std::string(*description));
   }
-  content->set_metadata(ParseCell(c.Varchar(first + 12).Get(row), "annotation_contents.metadata"));
+  content->set_metadata(
+      ParseJsonCell(c.Varchar(first + 12).Get(row), "annotation_contents.metadata"));
   cached = std::move(content);
   return cached;
 }
@@ -348,10 +342,10 @@ std::shared_ptr<model::Annotation> MakeOccurrence(
       std::move(content), AnnotationSpanOf(table, c.Varchar(2).Get(row), c.Int64(3).Optional(row),
                                            c.Int64(4).Optional(row)));
   if (auto provenance = c.Varchar(5).Optional(row)) {
-    occurrence->set_provenance(ParseCell(*provenance, std::string(table) + ".provenance"));
+    occurrence->set_provenance(ParseJsonCell(*provenance, std::string(table) + ".provenance"));
   }
   occurrence->set_confidence(c.Double(6).Optional(row));
-  occurrence->set_metadata(ParseCell(c.Varchar(7).Get(row), std::string(table) + ".metadata"));
+  occurrence->set_metadata(ParseJsonCell(c.Varchar(7).Get(row), std::string(table) + ".metadata"));
   if (auto alias = c.Varchar(8).Optional(row)) occurrence->set_inherited_from(std::string(*alias));
   return occurrence;
 }
@@ -359,19 +353,22 @@ std::shared_ptr<model::Annotation> MakeOccurrence(
 }  // namespace
 
 void HydrateGraph::LoadOccurrences(const std::vector<int64_t>& object_keys,
-                                   const ValueResolver& values) {
+                                   const ValueResolver& values, std::string_view every_key) {
   if (object_keys.empty()) return;
-  RowStream r =
-      Run({.what = "annotation_occurrences",
-           .sql = OccurrenceSelect("o.object_key") +
-                  " FROM annotation_occurrences o JOIN {keys} q ON o.object_key = q.k "
-                  "JOIN annotation_contents c ON c.content_key = o.content_key " +
-                  std::string(kContentPayloadJoin) +
-                  "LEFT JOIN imported_annotations ia ON ia.occurrence_key = o.occurrence_key "
-                  "ORDER BY o.occurrence_key",
-           .key_column = 1,
-           .domain = kAnnotatedKeys},
-          object_keys);
+  KeyedQuery query{
+      .what = "annotation_occurrences",
+      .sql = OccurrenceSelect("o.object_key") +
+             " FROM annotation_occurrences o JOIN {keys} q ON o.object_key = q.k "
+             "JOIN annotation_contents c ON c.content_key = o.content_key " +
+             std::string(kContentPayloadJoin) +
+             "LEFT JOIN imported_annotations ia ON ia.occurrence_key = o.occurrence_key "
+             "ORDER BY o.occurrence_key",
+      .key_column = 1,
+      .domain = kAnnotatedKeys};
+  // `every_key`: object_keys are exactly that relation's keys, joined instead of bound as a list.
+  if (!every_key.empty()) query.domain = every_key;
+  RowStream r = every_key.empty() ? Run(query, object_keys)
+                                  : RowStream(connection_.Query(query.WholeSql(), query.what));
   while (std::optional<Chunk> chunk = r.Next()) {
     for (idx_t row = 0; row < chunk->size(); ++row) {
       auto occurrence = MakeOccurrence(kOccurrences, *chunk, row, Content(*chunk, row, 9, values));

@@ -68,7 +68,9 @@ class HydrateGraph {
   RowStream Run(const KeyedQuery& query, const std::vector<int64_t>& keys);
   // Each Load* below hands what it meets in files to `values`.
   void LoadRecords(const std::vector<int64_t>& record_keys, const ValueResolver& values);
-  void LoadOccurrences(const std::vector<int64_t>& object_keys, const ValueResolver& values);
+  // `every_key`, when given, is a SELECT of exactly `object_keys` (joined instead of bound).
+  void LoadOccurrences(const std::vector<int64_t>& object_keys, const ValueResolver& values,
+                       std::string_view every_key = {});
   // Reads the chunk rows of `signal_keys` in one query and calls values.Values per signal.
   void LoadValues(const std::vector<int64_t>& signal_keys, const ValueResolver& values);
   std::shared_ptr<const model::AnnotationContent> Content(const class Chunk& chunk, size_t row,

@@ -37,6 +37,9 @@ constexpr std::string_view kRecordsOfOccurrences =
     "LEFT JOIN sources gs ON gs.source_key = g.source_key "
     "WHERE o.object_type IN ('Record', 'Source', 'Signal')";
 
+// The {keys} relation when every task is loaded.
+constexpr std::string_view kEveryTask = "SELECT task_key AS k FROM tasks";
+
 // A task_targets row read before the records it names are built.
 struct TargetRow {
   int64_t task_key = 0;
@@ -101,23 +104,34 @@ model::ScopedSpan SpanOf(model::SpanKind kind, int64_t start, std::optional<int6
   return span;
 }
 
-Json ParseJsonCell(std::string_view text, std::string_view column) {
-  std::string problem;
-  std::optional<Json> json = ParseJsonStrict(text, &problem);
-  if (!json) throw FormatError(CellSite(column), problem);
-  return std::move(*json);
-}
-
 }  // namespace
 
 void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
   if (task_keys.empty()) return;
+  // Every task of the release (ReadTasks, ReadDataset): its closure is itself, and each query below
+  // joins the tasks table instead of a bound list of every key. Binding 200,000 keys six times was
+  // a third of ReadTasks (issue 14); a count is worth asking only for a long list.
+  constexpr size_t kLongKeyList = 4096;
+  const bool every_task =
+      tasks_.empty() && task_keys.size() >= kLongKeyList &&
+      static_cast<int64_t>(task_keys.size()) ==
+          Keys(RowStream(connection_.Query("SELECT count(*) FROM tasks", "tasks"))).front();
   std::vector<int64_t> keys;
-  for (int64_t key : Keys(Run(std::string(kClosure) + "SELECT task_key FROM closure ORDER BY 1",
-                              task_keys, "task_dependencies"))) {
-    if (!tasks_.contains(key)) keys.push_back(key);
+  if (every_task) {
+    keys = task_keys;
+    std::sort(keys.begin(), keys.end());
+  } else {
+    for (int64_t key : Keys(Run(std::string(kClosure) + "SELECT task_key FROM closure ORDER BY 1",
+                                task_keys, "task_dependencies"))) {
+      if (!tasks_.contains(key)) keys.push_back(key);
+    }
   }
   if (keys.empty()) return;
+  auto run = [&](std::string sql, std::string_view what) {
+    if (!every_task) return Run(sql, keys, what);
+    const KeyedQuery every{.what = what, .sql = std::move(sql), .domain = kEveryTask};
+    return RowStream(connection_.Query(every.WholeSql(), what));
+  };
 
   // The requested tasks and what they reference are resolved by `requested_` (the read's load
   // plan); tasks built only as from_tasks parents, and what only they reach, by `parents_only_`.
@@ -136,7 +150,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
   {
     constexpr idx_t kPrompt = 21;  // first joined text_payloads column of the prompt
     constexpr idx_t kRationale = kPrompt + kPackedColumnCount;
-    RowStream r = Run(
+    RowStream r = run(
         "SELECT t.task_key, t.task_id, t.task_type, t.prompt, t.prompt_text_key, "
         "t.input_modalities, t.split, t.scope_type, t.scope_start, t.scope_end, "
         "t.scope_signal_keys, t.has_inline_targets, t.target_schema, t.unit, t.target_name, "
@@ -147,7 +161,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
             "LEFT JOIN imported_tasks i ON i.task_id = t.task_id "
             "LEFT JOIN text_payloads pp ON pp.text_key = t.prompt_text_key "
             "LEFT JOIN text_payloads pr ON pr.text_key = t.rationale_text_key ORDER BY t.task_id",
-        keys, "tasks");
+        "tasks");
     while (std::optional<Chunk> chunk = r.Next()) {
       const Chunk& c = *chunk;
       auto task_key = c.Int64(0);
@@ -225,7 +239,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
   }
   std::vector<TargetRow> target_rows;
   {
-    RowStream r = Run(
+    RowStream r = run(
         "SELECT t.task_key, t.target_kind, t.text_value, t.text_value_text_key, t.integer_value, "
         "t.float_value, t.boolean_value, t.record_key, t.signal_key, t.span_start, t.span_end, "
         "t.signal_keys, " +
@@ -233,7 +247,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
             " FROM task_targets t JOIN {keys} q ON t.task_key = q.k "
             "LEFT JOIN text_payloads p ON p.text_key = t.text_value_text_key "
             "ORDER BY t.task_key, t.position",
-        keys, "task_targets");
+        "task_targets");
     while (std::optional<Chunk> chunk = r.Next()) {
       const Chunk& c = *chunk;
       for (idx_t row = 0; row < c.size(); ++row) {
@@ -281,9 +295,9 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
   std::vector<RefRow> record_refs;
   {
     RowStream r =
-        Run("SELECT t.task_key, t.field, t.record_key FROM task_record_refs t "
+        run("SELECT t.task_key, t.field, t.record_key FROM task_record_refs t "
             "JOIN {keys} q ON t.task_key = q.k ORDER BY t.task_key, t.field, t.position",
-            keys, "task_record_refs");
+            "task_record_refs");
     while (std::optional<Chunk> chunk = r.Next()) {
       auto task_key = chunk->Int64(0);
       auto field = chunk->Varchar(1);
@@ -297,9 +311,9 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
   std::vector<RefRow> annotation_refs;
   {
     RowStream r =
-        Run("SELECT t.task_key, t.field, t.occurrence_key FROM task_annotation_refs t "
+        run("SELECT t.task_key, t.field, t.occurrence_key FROM task_annotation_refs t "
             "JOIN {keys} q ON t.task_key = q.k ORDER BY t.task_key, t.field, t.position",
-            keys, "task_annotation_refs");
+            "task_annotation_refs");
     while (std::optional<Chunk> chunk = r.Next()) {
       for (idx_t row = 0; row < chunk->size(); ++row) {
         annotation_refs.push_back({chunk->Int64(0).Get(row),
@@ -334,7 +348,8 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
   }
   // What a requested task reaches is built first, so an object both groups use is resolved by
   // `requested_`.
-  LoadOccurrences(task_groups[0], requested_);
+  // With every task requested, group 0 is every task and group 1 is empty.
+  LoadOccurrences(task_groups[0], requested_, every_task ? kEveryTask : std::string_view());
   LoadRecords(record_keys[0], requested_);
   LoadDatasetAnnotations();
   LoadRegistered();
@@ -405,9 +420,9 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
   }
   {
     RowStream r =
-        Run("SELECT t.task_key, t.parent_task_key FROM task_dependencies t "
+        run("SELECT t.task_key, t.parent_task_key FROM task_dependencies t "
             "JOIN {keys} q ON t.task_key = q.k ORDER BY t.task_key, t.position",
-            keys, "task_dependencies");
+            "task_dependencies");
     while (std::optional<Chunk> chunk = r.Next()) {
       for (idx_t row = 0; row < chunk->size(); ++row) {
         tasks_.at(chunk->Int64(0).Get(row))->AddFromTask(tasks_.at(chunk->Int64(1).Get(row)));
