@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "support/release_fixture.h"
 #include "timef/error.h"
 
@@ -34,13 +36,13 @@ std::string What(const std::function<void()>& f) {
 class ComposeTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    root_ = new TempDir;
+    root_ = std::make_unique<TempDir>();
     testing::Fixture f = testing::MakeFixture(2);
     WriteRelease(*f.dataset, testing::FixtureCard(), root_->path(), Fast());
   }
-  static void TearDownTestSuite() { delete root_; }
+  static void TearDownTestSuite() { root_.reset(); }
   static fs::path root() { return root_->path(); }
-  static TempDir* root_;
+  static inline std::unique_ptr<TempDir> root_;
 
   // A child importing parent records `ids` (with their tasks when `tasks`), plus one record of
   // its own and an overlay annotation on the first import.
@@ -62,7 +64,6 @@ class ComposeTest : public ::testing::Test {
     return composer.Write(testing::FixtureCard(), root(), Fast());
   }
 };
-TempDir* ComposeTest::root_ = nullptr;
 
 TEST_F(ComposeTest, ChildReadsImportsFromTheParentFiles) {
   const WriteResult w = WriteChild({3, 1, 2}, true);

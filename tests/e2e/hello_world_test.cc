@@ -6,6 +6,7 @@
 
 #include <bit>
 #include <cmath>
+#include <memory>
 #include <set>
 
 #include "catalog/duckdb_database.h"
@@ -23,23 +24,20 @@ namespace fs = std::filesystem;
 class HelloWorldTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    root_ = new testing::TempDir();  // NOLINT: suite-lifetime fixture, deleted in TearDown
-    expected_ = demo::BuildHelloWorld().release();
-    result_ = new WriteResult(WriteRelease(*expected_, demo::HelloWorldCard(), root_->path(),
-                                           demo::HelloWorldWriteOptions()));
+    root_ = std::make_unique<testing::TempDir>();
+    expected_ = demo::BuildHelloWorld();
+    result_ = std::make_unique<WriteResult>(WriteRelease(
+        *expected_, demo::HelloWorldCard(), root_->path(), demo::HelloWorldWriteOptions()));
   }
   static void TearDownTestSuite() {
-    delete result_;
-    delete expected_;
-    delete root_;
+    result_.reset();
+    expected_.reset();
+    root_.reset();
   }
-  static testing::TempDir* root_;
-  static model::Dataset* expected_;
-  static WriteResult* result_;
+  static inline std::unique_ptr<testing::TempDir> root_;
+  static inline std::unique_ptr<model::Dataset> expected_;
+  static inline std::unique_ptr<WriteResult> result_;
 };
-testing::TempDir* HelloWorldTest::root_ = nullptr;
-model::Dataset* HelloWorldTest::expected_ = nullptr;
-WriteResult* HelloWorldTest::result_ = nullptr;
 
 TEST_F(HelloWorldTest, ReadsBackEqualInEveryField) {
   Reader reader = Reader::Open(result_->release_dir);

@@ -7,6 +7,7 @@
 
 #include <concepts>
 #include <iterator>
+#include <memory>
 #include <ranges>
 #include <string>
 #include <type_traits>
@@ -73,17 +74,14 @@ static_assert(std::same_as<decltype(std::declval<const SignalValuesRef&>().LoadV
 class ErgonomicsTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    scratch_ = new testing::ScratchDir();
+    scratch_ = std::make_unique<testing::ScratchDir>();
     auto dataset = demo::BuildHelloWorld();
     release_ = WriteRelease(*dataset, demo::HelloWorldCard(), scratch_->path(),
                             demo::HelloWorldWriteOptions())
                    .release_dir;
   }
-  static void TearDownTestSuite() {
-    delete scratch_;
-    scratch_ = nullptr;
-  }
-  static inline testing::ScratchDir* scratch_ = nullptr;
+  static void TearDownTestSuite() { scratch_.reset(); }
+  static inline std::unique_ptr<testing::ScratchDir> scratch_;
   static inline std::filesystem::path release_;
 };
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <memory>
 
 #include "support/release_fixture.h"
 #include "timef/error.h"
@@ -36,7 +37,7 @@ void WriteChild(const fs::path& root) {
 class PayloadSourcesTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    registry_ = new TempDir;
+    registry_ = std::make_unique<TempDir>();
     testing::Fixture f = testing::MakeFixture();
     WriteOptions options;
     options.compression_level = 1;
@@ -44,7 +45,7 @@ class PayloadSourcesTest : public ::testing::Test {
     WriteRelease(*f.dataset, testing::FixtureCard(), registry_->path(), options);
     WriteChild(registry_->path());
   }
-  static void TearDownTestSuite() { delete registry_; }
+  static void TearDownTestSuite() { registry_.reset(); }
 
   // A private copy of the registry for a test that damages it.
   void SetUp() override { fs::copy(registry_->path(), copy_.path(), fs::copy_options::recursive); }
@@ -62,10 +63,9 @@ class PayloadSourcesTest : public ::testing::Test {
     return {};
   }
 
-  static TempDir* registry_;
+  static inline std::unique_ptr<TempDir> registry_;
   TempDir copy_;
 };
-TempDir* PayloadSourcesTest::registry_ = nullptr;
 
 template <class E>
 E Raised(const std::function<void()>& f) {

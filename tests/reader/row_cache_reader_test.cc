@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 class RowCacheReaderTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    scratch_ = new testing::ScratchDir();
+    scratch_ = std::make_unique<testing::ScratchDir>();
     const fs::path root = scratch_->path();
     auto world = demo::BuildHelloWorld();
     releases_.push_back(
@@ -36,8 +36,7 @@ class RowCacheReaderTest : public ::testing::Test {
             .release_dir);
   }
   static void TearDownTestSuite() {
-    delete scratch_;
-    scratch_ = nullptr;
+    scratch_.reset();
     releases_.clear();
   }
 
@@ -47,7 +46,7 @@ class RowCacheReaderTest : public ::testing::Test {
     return options;
   }
 
-  static inline testing::ScratchDir* scratch_ = nullptr;
+  static inline std::unique_ptr<testing::ScratchDir> scratch_;
   static inline std::vector<fs::path> releases_;
 };
 

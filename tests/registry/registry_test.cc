@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <memory>
 
 #include "support/release_fixture.h"
 #include "timef/error.h"
@@ -35,15 +36,14 @@ void Touch(const fs::path& file) {
 class RegistryTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    root_ = new TempDir;
+    root_ = std::make_unique<TempDir>();
     // 1.10.0 sorts after 1.9.0 numerically, before it as text.
     for (const char* v : {"1.0.0", "1.9.0", "1.10.0"}) WriteVersion(root_->path(), v);
   }
-  static void TearDownTestSuite() { delete root_; }
+  static void TearDownTestSuite() { root_.reset(); }
   static const fs::path& root() { return root_->path(); }
-  static TempDir* root_;
+  static inline std::unique_ptr<TempDir> root_;
 };
-TempDir* RegistryTest::root_ = nullptr;
 
 TEST_F(RegistryTest, ListsDatasetsAndVersionsNumerically) {
   // Ignored: a staging directory, a version without manifest, a non-version name, a stray file.
