@@ -63,6 +63,29 @@ model::IdHighWater ReadHighWaterMarks(Connection& connection) {
   return out;
 }
 
+// Tasks matching `filter` with task_id > after_task_id, by task_id, at most `limit`, built in
+// `graph`.
+std::vector<std::shared_ptr<model::Task>> TasksIn(Connection& connection, HydrateGraph& graph,
+                                                  const TaskFilter& filter, int64_t after_task_id,
+                                                  int64_t limit) {
+  const TaskFilterSql conditions(filter, 2);
+  const int limit_param = conditions.next_param();
+  const std::string sql = "SELECT t.task_key FROM tasks t WHERE t.task_id > $1" +
+                          conditions.conditions() + " ORDER BY t.task_id LIMIT $" +
+                          std::to_string(limit_param);
+  PreparedStatement statement = connection.Prepare(sql, "tasks");
+  statement.BindInt64(1, after_task_id);
+  conditions.Bind(statement);
+  statement.BindInt64(limit_param, limit);
+  const std::vector<int64_t> keys = Column(statement.Execute());
+  if (!keys.empty() && !filter.adopt.empty()) graph.AdoptRecords(filter.adopt);
+  graph.LoadTasks(keys);
+  std::vector<std::shared_ptr<model::Task>> out;
+  out.reserve(keys.size());
+  for (int64_t key : keys) out.push_back(graph.task(key));
+  return out;
+}
+
 }  // namespace
 
 CatalogHydrator::CatalogHydrator(Connection connection,
@@ -144,52 +167,54 @@ std::vector<std::shared_ptr<model::Task>> CatalogHydrator::Tasks(const TaskFilte
                                                                  int64_t after_task_id,
                                                                  int64_t limit) {
   HydrateGraph graph(connection_, *requested_, *parents_only_);
-  return TasksIn(graph, filter, after_task_id, limit);
-}
-
-std::vector<std::shared_ptr<model::Task>> CatalogHydrator::TasksIn(HydrateGraph& graph,
-                                                                   const TaskFilter& filter,
-                                                                   int64_t after_task_id,
-                                                                   int64_t limit) {
-  const TaskFilterSql conditions(filter, 2);
-  const int limit_param = conditions.next_param();
-  const std::string sql = "SELECT t.task_key FROM tasks t WHERE t.task_id > $1" +
-                          conditions.conditions() + " ORDER BY t.task_id LIMIT $" +
-                          std::to_string(limit_param);
-  PreparedStatement statement = connection_.Prepare(sql, "tasks");
-  statement.BindInt64(1, after_task_id);
-  conditions.Bind(statement);
-  statement.BindInt64(limit_param, limit);
-  const std::vector<int64_t> keys = Column(statement.Execute());
-  if (!keys.empty() && !filter.adopt.empty()) graph.AdoptRecords(filter.adopt);
-  graph.LoadTasks(keys);
-  std::vector<std::shared_ptr<model::Task>> out;
-  out.reserve(keys.size());
-  for (int64_t key : keys) out.push_back(graph.task(key));
-  return out;
+  return TasksIn(connection_, graph, filter, after_task_id, limit);
 }
 
 void CatalogHydrator::ForEachTaskBatch(
     const TaskFilter& filter,
     const std::function<void(std::vector<std::shared_ptr<model::Task>>)>& batch) {
-  const int64_t size = std::max<int64_t>(1, batching_.task_batch);
-  int64_t after = 0;
-  std::unique_ptr<HydrateGraph> graph;
+  TaskBatches batches(requested_, parents_only_, filter, batching_);
   while (true) {
-    // Tasks are built per batch (a batch's from_tasks closure is rebuilt with it); records stay.
-    if (graph && !graph->built_parents_only_records() &&
-        graph->record_count() <= batching_.task_record_cache) {
-      graph->ForgetTasks();
-    } else {
-      graph = std::make_unique<HydrateGraph>(connection_, *requested_, *parents_only_);
-    }
-    std::vector<std::shared_ptr<model::Task>> tasks = TasksIn(*graph, filter, after, size);
+    std::vector<std::shared_ptr<model::Task>> tasks = batches.Next(connection_);
     if (tasks.empty()) return;
-    after = *tasks.back()->id();
-    const bool last = static_cast<int64_t>(tasks.size()) < size;
     batch(std::move(tasks));
-    if (last) return;
   }
+}
+
+TaskBatches::TaskBatches(std::shared_ptr<const ValueResolver> requested,
+                         std::shared_ptr<const ValueResolver> parents_only, TaskFilter filter,
+                         HydrateBatching batching)
+    : requested_(std::move(requested)),
+      parents_only_(std::move(parents_only)),
+      filter_(std::move(filter)),
+      batching_(batching) {}
+
+TaskBatches::~TaskBatches() = default;
+
+std::vector<std::shared_ptr<model::Task>> TaskBatches::Next(Connection& connection) {
+  if (done_) return {};
+  // A batch's from_tasks closure is rebuilt with it; records stay while the budget allows.
+  if (graph_ && !graph_->built_parents_only_records() &&
+      graph_->record_count() <= batching_.task_record_cache) {
+    graph_->ForgetTasks();
+    graph_->Rebind(connection);
+  } else {
+    graph_ = std::make_unique<HydrateGraph>(connection, *requested_, *parents_only_);
+  }
+  const int64_t size = std::max<int64_t>(1, batching_.task_batch);
+  std::vector<std::shared_ptr<model::Task>> tasks;
+  try {
+    tasks = TasksIn(connection, *graph_, filter_, after_, size);
+  } catch (...) {
+    graph_.reset();  // possibly half built
+    throw;
+  }
+  if (static_cast<int64_t>(tasks.size()) < size) {
+    done_ = true;
+    graph_.reset();
+  }
+  if (!tasks.empty()) after_ = *tasks.back()->id();
+  return tasks;
 }
 
 std::unique_ptr<model::Dataset> CatalogHydrator::ReadDataset() {

@@ -80,8 +80,7 @@ class CatalogHydrator {
   // and tasks they reference are built in the same graph (referenced tasks are not returned).
   std::vector<std::shared_ptr<model::Task>> Tasks(const TaskFilter& filter, int64_t after_task_id,
                                                   int64_t limit);
-  // Batches of Tasks(filter, …, batching.task_batch) in task_id order. Records are shared across
-  // batches as batching.task_record_cache says; tasks are built per batch.
+  // Batches of Tasks(filter, …, batching.task_batch) in task_id order, through TaskBatches.
   void ForEachTaskBatch(
       const TaskFilter& filter,
       const std::function<void(std::vector<std::shared_ptr<model::Task>>)>& batch);
@@ -91,14 +90,42 @@ class CatalogHydrator {
   std::unique_ptr<model::Dataset> ReadDataset();
 
  private:
-  std::vector<std::shared_ptr<model::Task>> TasksIn(HydrateGraph& graph, const TaskFilter& filter,
-                                                    int64_t after_task_id, int64_t limit);
-
   Connection connection_;
   std::shared_ptr<const ValueResolver> requested_;
   std::shared_ptr<const ValueResolver> parents_only_;
   HydrateBatching batching_;
   std::shared_ptr<CatalogRowCache> cache_;
+};
+
+// The tasks matching a filter in task_id order, a batch per Next(). Between calls it holds no
+// DuckDB handle: each call runs on the connection it is given (the caller's lease of the catalog),
+// so a fork or Close() between batches cannot invalidate it. The records one batch built (with
+// their sources, signals and annotations), the dataset annotations and the registered annotations
+// are reused by later batches while at most batching.task_record_cache records are held and no
+// record was built for from_tasks parents alone; tasks are built per batch. Shares ownership of
+// both resolvers. One thread at a time.
+class TaskBatches {
+ public:
+  TaskBatches(std::shared_ptr<const ValueResolver> requested,
+              std::shared_ptr<const ValueResolver> parents_only, TaskFilter filter,
+              HydrateBatching batching = {});
+  ~TaskBatches();
+  TaskBatches(const TaskBatches&) = delete;
+  TaskBatches& operator=(const TaskBatches&) = delete;
+
+  // At most batching.task_batch tasks; empty once every match was returned. After an exception
+  // the next call starts from an empty graph at the same position.
+  std::vector<std::shared_ptr<model::Task>> Next(Connection& connection);
+  bool done() const { return done_; }
+
+ private:
+  std::shared_ptr<const ValueResolver> requested_;
+  std::shared_ptr<const ValueResolver> parents_only_;
+  TaskFilter filter_;
+  HydrateBatching batching_;
+  std::unique_ptr<HydrateGraph> graph_;
+  int64_t after_ = 0;  // task_id of the last task returned
+  bool done_ = false;
 };
 
 }  // namespace timef::catalog

@@ -70,7 +70,7 @@ std::string OccurrenceSelect(std::string_view second) {
 
 HydrateGraph::HydrateGraph(Connection& connection, const ValueResolver& requested,
                            const ValueResolver& parents_only, CatalogRowCache* cache)
-    : connection_(connection), cache_(cache), requested_(requested), parents_only_(parents_only) {
+    : connection_(&connection), cache_(cache), requested_(requested), parents_only_(parents_only) {
   RowStream result = Run(
       {.what = "datasets", .sql = "SELECT dataset_key, dataset_id, dataset_version FROM datasets"},
       {});
@@ -84,13 +84,17 @@ HydrateGraph::HydrateGraph(Connection& connection, const ValueResolver& requeste
 }
 
 RowStream HydrateGraph::Run(std::string_view sql, const std::vector<int64_t>& keys,
-                            std::string_view what) {
-  return RunKeyed(connection_, nullptr, {.what = what, .sql = std::string(sql), .key_column = 0},
-                  keys);
+                            std::string_view what, std::string_view every_key) {
+  KeyedQuery query{.what = what, .sql = std::string(sql), .key_column = 0};
+  if (every_key.empty()) return RunKeyed(*connection_, nullptr, query, keys);
+  return Run(std::move(query), keys, every_key);
 }
 
-RowStream HydrateGraph::Run(const KeyedQuery& query, const std::vector<int64_t>& keys) {
-  return RunKeyed(connection_, cache_, query, keys);
+RowStream HydrateGraph::Run(KeyedQuery query, const std::vector<int64_t>& keys,
+                            std::string_view every_key) {
+  if (every_key.empty()) return RunKeyed(*connection_, cache_, query, keys);
+  query.domain = every_key;
+  return RowStream(connection_->Query(query.WholeSql(), query.what));
 }
 
 std::shared_ptr<model::Signal> HydrateGraph::Signal(int64_t key) const {
@@ -365,10 +369,7 @@ void HydrateGraph::LoadOccurrences(const std::vector<int64_t>& object_keys,
              "ORDER BY o.occurrence_key",
       .key_column = 1,
       .domain = kAnnotatedKeys};
-  // `every_key`: object_keys are exactly that relation's keys, joined instead of bound as a list.
-  if (!every_key.empty()) query.domain = every_key;
-  RowStream r = every_key.empty() ? Run(query, object_keys)
-                                  : RowStream(connection_.Query(query.WholeSql(), query.what));
+  RowStream r = Run(std::move(query), object_keys, every_key);
   while (std::optional<Chunk> chunk = r.Next()) {
     for (idx_t row = 0; row < chunk->size(); ++row) {
       auto occurrence = MakeOccurrence(kOccurrences, *chunk, row, Content(*chunk, row, 9, values));
@@ -399,7 +400,7 @@ void HydrateGraph::LoadDatasetAnnotations() {
 void HydrateGraph::LoadRegistered() {
   if (registered_loaded_) return;
   registered_loaded_ = true;
-  Result r = connection_.Query(
+  Result r = connection_->Query(
       OccurrenceSelect("o.position") +
           " FROM registered_annotations o "
           "JOIN annotation_contents c ON c.content_key = o.content_key " +

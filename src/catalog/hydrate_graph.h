@@ -43,6 +43,9 @@ class HydrateGraph {
   // Drops the tasks built so far (and their occurrences), keeping records, registered and dataset
   // annotations: the next LoadTasks builds its tasks afresh and reuses the records.
   void ForgetTasks();
+  // Runs later queries on `connection` (of the same catalog). The graph's objects hold no DuckDB
+  // handle, so a graph kept across leases (TaskBatches) is rebound to each lease's connection.
+  void Rebind(Connection& connection) { connection_ = &connection; }
   int64_t record_count() const { return static_cast<int64_t>(records_.size()); }
   // True once a LoadTasks built records with the `parents_only` resolver (only from_tasks parents
   // reference them) and it differs from `requested`: such records must not be reused for a later
@@ -62,13 +65,18 @@ class HydrateGraph {
   const std::vector<std::shared_ptr<model::Annotation>>& registered() const { return registered_; }
 
  private:
-  // `sql` with {keys} bound to `keys` (see KeyedQuery), always as SQL.
-  RowStream Run(std::string_view sql, const std::vector<int64_t>& keys, std::string_view what);
-  // A record query: from the cache when there is one and the result fits.
-  RowStream Run(const KeyedQuery& query, const std::vector<int64_t>& keys);
+  // `sql` with {keys} bound to `keys` (see KeyedQuery), always as SQL. `every_key`, when given, is
+  // a SELECT of exactly `keys` as column k, joined in place of the bound list (cheaper for a long
+  // list: binding 200,000 keys was a third of reading every task, issue 14).
+  RowStream Run(std::string_view sql, const std::vector<int64_t>& keys, std::string_view what,
+                std::string_view every_key = {});
+  // A record query: from the cache when there is one and the result fits; with `every_key` (as
+  // above) always as SQL.
+  RowStream Run(KeyedQuery query, const std::vector<int64_t>& keys,
+                std::string_view every_key = {});
   // Each Load* below hands what it meets in files to `values`.
   void LoadRecords(const std::vector<int64_t>& record_keys, const ValueResolver& values);
-  // `every_key`, when given, is a SELECT of exactly `object_keys` (joined instead of bound).
+  // `every_key`: as for Run.
   void LoadOccurrences(const std::vector<int64_t>& object_keys, const ValueResolver& values,
                        std::string_view every_key = {});
   // Reads the chunk rows of `signal_keys` in one query and calls values.Values per signal.
@@ -79,7 +87,7 @@ class HydrateGraph {
   std::shared_ptr<model::Signal> Signal(int64_t key) const;
   std::shared_ptr<model::Record> Record(int64_t key) const;
 
-  Connection& connection_;
+  Connection* connection_;  // never null
   CatalogRowCache* cache_;
   const ValueResolver& requested_;
   const ValueResolver& parents_only_;

@@ -115,7 +115,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
   const bool every_task =
       tasks_.empty() && task_keys.size() >= kLongKeyList &&
       static_cast<int64_t>(task_keys.size()) ==
-          Keys(RowStream(connection_.Query("SELECT count(*) FROM tasks", "tasks"))).front();
+          Keys(RowStream(connection_->Query("SELECT count(*) FROM tasks", "tasks"))).front();
   std::vector<int64_t> keys;
   if (every_task) {
     keys = task_keys;
@@ -127,17 +127,17 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
     }
   }
   if (keys.empty()) return;
-  auto run = [&](std::string sql, std::string_view what) {
-    if (!every_task) return Run(sql, keys, what);
-    const KeyedQuery every{.what = what, .sql = std::move(sql), .domain = kEveryTask};
-    return RowStream(connection_.Query(every.WholeSql(), what));
+  auto run = [&](std::string_view sql, std::string_view what) {
+    return Run(sql, keys, what, every_task ? kEveryTask : std::string_view());
   };
 
   // The requested tasks and what they reference are resolved by `requested_` (the read's load
   // plan); tasks built only as from_tasks parents, and what only they reach, by `parents_only_`.
   // Per group: [0] = reached from a requested task, [1] = reached only through parents.
-  const std::unordered_set<int64_t> requested(task_keys.begin(), task_keys.end());
-  auto group = [&](int64_t task_key) { return requested.contains(task_key) ? 0 : 1; };
+  // (With every task requested there is no second group, and no set to build.)
+  std::unordered_set<int64_t> requested;
+  if (!every_task) requested.insert(task_keys.begin(), task_keys.end());
+  auto group = [&](int64_t task_key) { return every_task || requested.contains(task_key) ? 0 : 1; };
   const ValueResolver* const resolver_of[2] = {&requested_, &parents_only_};
 
   // Rows first: they name the records, signals and occurrences to build, so that the records are

@@ -182,20 +182,15 @@ std::vector<std::shared_ptr<model::Task>> Reader::ReadTasks(const TaskQuery& que
 TaskStream Reader::IterTasks(const TaskQuery& query) {
   CheckBatchSize(query.batch_size, "IterTasks");
   std::shared_ptr<ReaderState> state = state_;
-  // The stream holds the caller's input records (shared by every batch) and nothing else.
-  return TaskStream([state, filter = FilterOf(query), load = query.load,
-                     batch_size = query.batch_size, after = std::int64_t{0},
-                     done = false]() mutable -> std::optional<TaskStream::Batch> {
-    if (done) return std::nullopt;
+  // The stream holds the caller's input records (shared by every batch), the records earlier
+  // batches built (lazy plans only) and no DuckDB handle: each batch runs under its own lease.
+  std::shared_ptr<catalog::TaskBatches> batches =
+      state->TaskBatches(FilterOf(query), query.load, query.batch_size);
+  return TaskStream([state, batches]() -> std::optional<TaskStream::Batch> {
+    if (batches->done()) return std::nullopt;
     catalog::CatalogLease lease = state->Lease();
-    TaskStream::Batch batch =
-        state->Hydrator(lease.connection(), load).Tasks(filter, after, batch_size);
-    if (batch.empty()) {
-      done = true;
-      return std::nullopt;
-    }
-    after = *batch.back()->id();
-    if (static_cast<std::int64_t>(batch.size()) < batch_size) done = true;
+    TaskStream::Batch batch = batches->Next(lease.connection());
+    if (batch.empty()) return std::nullopt;
     return batch;
   });
 }

@@ -59,19 +59,41 @@ std::shared_ptr<const catalog::ValueResolver> ReaderState::Resolver(const LoadPl
   return std::make_shared<const ReadResolver>(shared_from_this(), plan);
 }
 
-catalog::CatalogHydrator ReaderState::Hydrator(catalog::Connection connection,
-                                               const LoadPlan& plan) {
+namespace {
+
+bool AllLazy(const LoadPlan& plan) {
+  return plan.signal_values == Loading::kLazy && plan.time_offsets == Loading::kLazy &&
+         plan.text == Loading::kLazy;
+}
+
+}  // namespace
+
+ReaderState::ResolverPair ReaderState::Resolvers(const LoadPlan& plan) {
   std::shared_ptr<const catalog::ValueResolver> requested = Resolver(plan);
   // docs/format.md §11.5: a plan does not reach what a read builds only as from_tasks parents. An
   // all lazy plan needs no second resolver, which lets task batches reuse their records.
-  const bool all_lazy = plan.signal_values == Loading::kLazy &&
-                        plan.time_offsets == Loading::kLazy && plan.text == Loading::kLazy;
   std::shared_ptr<const catalog::ValueResolver> parents_only =
-      all_lazy ? requested : Resolver(LoadPlan::AllLazy());
+      AllLazy(plan) ? requested : Resolver(LoadPlan::AllLazy());
+  return {std::move(requested), std::move(parents_only)};
+}
+
+catalog::CatalogHydrator ReaderState::Hydrator(catalog::Connection connection,
+                                               const LoadPlan& plan) {
+  auto [requested, parents_only] = Resolvers(plan);
   catalog::CatalogHydrator hydrator(std::move(connection), std::move(requested),
                                     std::move(parents_only));
   hydrator.UseRowCache(row_cache_);
   return hydrator;
+}
+
+std::unique_ptr<catalog::TaskBatches> ReaderState::TaskBatches(catalog::TaskFilter filter,
+                                                               const LoadPlan& plan,
+                                                               int64_t batch_size) {
+  auto [requested, parents_only] = Resolvers(plan);
+  catalog::HydrateBatching batching{.task_batch = batch_size};
+  if (!AllLazy(plan)) batching.task_record_cache = 0;
+  return std::make_unique<catalog::TaskBatches>(std::move(requested), std::move(parents_only),
+                                                std::move(filter), batching);
 }
 
 fs::path ReaderState::Resolve(const std::optional<std::string>& payload_source,

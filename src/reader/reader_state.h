@@ -64,6 +64,11 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   // A hydrator whose ValueResolver builds lazy (or, per `plan`, loaded) values, offsets and text
   // (ReadResolver); what only from_tasks parents reach is resolved all lazy (docs/format.md §11.5).
   catalog::CatalogHydrator Hydrator(catalog::Connection connection, const LoadPlan& plan);
+  // IterTasks' cursor over `filter`, with the same two resolvers. Records are reused across
+  // batches only when `plan` loads nothing eagerly, so a stream's memory stays that of a batch
+  // when the plan loads values.
+  std::unique_ptr<catalog::TaskBatches> TaskBatches(catalog::TaskFilter filter,
+                                                    const LoadPlan& plan, int64_t batch_size);
   // The resolver of a read with `plan`, for the table exports.
   std::shared_ptr<const catalog::ValueResolver> Resolver(const LoadPlan& plan);
 
@@ -108,6 +113,13 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   const std::shared_ptr<catalog::CatalogRowCache>& row_cache() const { return row_cache_; }
 
  private:
+  struct ResolverPair {
+    std::shared_ptr<const catalog::ValueResolver> requested;
+    std::shared_ptr<const catalog::ValueResolver> parents_only;
+  };
+  // `requested` for `plan`; `parents_only` all lazy (the same object when `plan` is).
+  ResolverPair Resolvers(const LoadPlan& plan);
+
   enum class StoredFile { kValues, kPayload };
   std::filesystem::path Resolve(const std::optional<std::string>& payload_source,
                                 const std::string& path, StoredFile kind, bool missing_row,

@@ -11,6 +11,7 @@
 #include "core/checksum.h"
 #include "release_fixture.h"
 #include "timef/error.h"
+#include "timef/model/dump.h"
 #include "timef/writer.h"
 
 namespace timef {
@@ -187,6 +188,47 @@ TEST(ReaderTest, TaskStreamsFilterAndCoverEveryTask) {
   }
   EXPECT_EQ(n, 3u);
   EXPECT_EQ(batches, 2u);
+}
+
+// One task per batch: later batches reuse the records earlier ones built (lazy plan), Close()
+// between batches is harmless, and every task equals its ReadTasks twin.
+TEST(ReaderTest, IterTasksSharesRecordsAcrossBatches) {
+  auto w = testing::WriteFixture();
+  Reader reader = Reader::Open(w->result.release_dir);
+  const auto all = reader.ReadTasks();
+  auto stream_all = [&](const LoadPlan& load) {
+    std::vector<std::shared_ptr<model::Task>> out;
+    TaskStream stream = reader.IterTasks({.batch_size = 1, .load = load});
+    while (auto batch = stream.Next()) {
+      EXPECT_EQ(batch->size(), 1u);
+      out.insert(out.end(), batch->begin(), batch->end());
+      reader.Close();  // the next batch takes a fresh lease on a reopened catalog
+    }
+    return out;
+  };
+  auto ids = [](const auto& objects) {
+    std::vector<std::int64_t> out;
+    for (const auto& o : objects) out.push_back(*o->id());
+    return out;
+  };
+  for (const LoadPlan& load : {LoadPlan::AllLazy(), LoadPlan::AllEager()}) {
+    const auto streamed = stream_all(load);
+    ASSERT_EQ(ids(streamed), ids(all));
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      SCOPED_TRACE(*all[i]->id());
+      EXPECT_EQ(streamed[i]->type(), all[i]->type());
+      EXPECT_EQ(ids(streamed[i]->from_tasks()), ids(all[i]->from_tasks()));
+      EXPECT_EQ(model::DumpRecords(streamed[i]->inputs(), {.values = true}),
+                model::DumpRecords(all[i]->inputs(), {.values = true}));
+    }
+    // classify and answer (batches 1 and 2) both take the ECG record as input.
+    ASSERT_EQ(*streamed[0]->inputs().at(0)->id(), *streamed[1]->inputs().at(0)->id());
+    if (load.signal_values == Loading::kLazy) {
+      EXPECT_EQ(streamed[0]->inputs()[0], streamed[1]->inputs()[0]) << "one object per record";
+    } else {
+      EXPECT_NE(streamed[0]->inputs()[0], streamed[1]->inputs()[0]) << "eager: a graph per batch";
+    }
+  }
 }
 
 TEST(ReaderTest, HandlesStayReadableAfterClose) {
