@@ -15,8 +15,9 @@ case $runs in
 esac
 shift 3
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(manifest_parse legacy_manifest cli_args payload_read zarr_meta parquet_read)
 root="$(cd "$(dirname "$0")/.." && pwd)"
+. "$root/scripts/fuzz-common.sh"
+[ ${#targets[@]} -gt 0 ] || targets=("${fuzz_all_targets[@]}")
 artifacts="$fast_dir/fuzz-artifacts/"
 log="$fast_dir/campaign.log"
 mkdir -p "$artifacts"
@@ -31,12 +32,8 @@ for name in "${targets[@]}"; do
   done
   corpus="$fast_dir/fuzz-corpus/$name"
   mkdir -p "$corpus"
-  seeds=()
-  [ -d "$root/fuzz/corpus/$name" ] && seeds+=("$root/fuzz/corpus/$name")
-  [ "$name" = parquet_read ] && [ -d "$root/tests/parquet/data" ] && seeds+=("$root/tests/parquet/data")
-  # The Parquet target's inputs are whole files; beyond 64 KiB the mutations mostly rewrite page
-  # bytes the CRC rejects, and each execution costs more.
-  max_len=65536
+  fuzz_seeds "$name" "$root"
+  max_len=$(fuzz_max_len "$name")
   out="$fast_dir/campaign-$name.out"
   start=$(date +%s)
   echo "fuzz_$name: $runs runs, corpus $corpus"

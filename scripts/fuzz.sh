@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer target built in BUILD_DIR (cmake -DTIMEF_BUILD_FUZZ=ON with clang) for
-# SECONDS each (second argument, else $FUZZ_SECONDS, else 60). Seeds: fuzz/corpus/<target>/ (the
-# demo's manifest and payload files, Parquet files of several writers) plus, for the Parquet
-# target, the Parquet files the test suite keeps; each growing corpus stays in
-# BUILD_DIR/fuzz-corpus/<target>/. Crashing inputs are written to BUILD_DIR/fuzz-artifacts/ and
+# SECONDS each (second argument, else $FUZZ_SECONDS, else 60). Seeds and input limits:
+# scripts/fuzz-common.sh; each growing corpus stays in BUILD_DIR/fuzz-corpus/<target>/. Crashing inputs are written to BUILD_DIR/fuzz-artifacts/ and
 # make the script fail. The executions of each run are printed (stat::number_of_executed_units).
 # Usage: scripts/fuzz.sh BUILD_DIR [SECONDS] [TARGET...]
 set -euo pipefail
@@ -15,8 +13,9 @@ esac
 [ "$seconds" -gt 0 ] || { echo "fuzz.sh: SECONDS must be positive" >&2; exit 2; }
 shift $(($# >= 2 ? 2 : 1))
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(parquet_read manifest_parse payload_read cli_args zarr_meta legacy_manifest)
 root="$(cd "$(dirname "$0")/.." && pwd)"
+. "$root/scripts/fuzz-common.sh"
+[ ${#targets[@]} -gt 0 ] || targets=("${fuzz_all_targets[@]}")
 artifacts="$build_dir/fuzz-artifacts/"
 mkdir -p "$artifacts"
 
@@ -25,12 +24,8 @@ for name in "${targets[@]}"; do
   [ -x "$target" ] || { echo "fuzz.sh: $target not built" >&2; exit 1; }
   corpus="$build_dir/fuzz-corpus/$name"
   mkdir -p "$corpus"
-  seeds=()
-  [ -d "$root/fuzz/corpus/$name" ] && seeds+=("$root/fuzz/corpus/$name")
-  [ "$name" = parquet_read ] && [ -d "$root/tests/parquet/data" ] && seeds+=("$root/tests/parquet/data")
-  max_len=262144
-  [ "$name" = manifest_parse ] && max_len=65536
-  [ "$name" = legacy_manifest ] && max_len=65536
+  fuzz_seeds "$name" "$root"
+  max_len=$(fuzz_max_len "$name")
   echo "fuzz_$name: ${seconds}s, corpus $corpus, seeds ${seeds[*]}"
   # -entropic=0: with tens of thousands of coverage features (the engine's many decode paths), the
   # entropic scheduler of clang 14's libFuzzer spends over 70 % of the run updating its frequency
