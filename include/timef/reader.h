@@ -290,8 +290,10 @@ class Reader {
   RecordStream IterRecords(const RecordQuery& query = {});
 
   std::vector<std::shared_ptr<model::Task>> ReadTasks(const TaskQuery& query = {});
-  // ReadTasks in batches of query.batch_size by task ID. With an all-lazy plan, later batches reuse
-  // the record objects earlier ones built (up to 20,000; docs/format.md "IterTasks batches").
+  // ReadTasks in batches of query.batch_size by task ID. With an all-lazy plan the stream builds
+  // 50,000 tasks at a time (whole batches) and later batches reuse the record objects earlier
+  // ones built (up to 20,000); an eager plan builds batch by batch (docs/format.md "IterTasks
+  // batches").
   TaskStream IterTasks(const TaskQuery& query = {});
 
   // Objects by ID (one graph per call; a repeated ID returns the same object; an empty list

@@ -191,9 +191,23 @@ TaskBatches::TaskBatches(std::shared_ptr<const ValueResolver> requested,
 
 TaskBatches::~TaskBatches() = default;
 
+std::vector<std::shared_ptr<model::Task>> TaskBatches::Next() {
+  const size_t size = static_cast<size_t>(std::max<int64_t>(1, batching_.task_batch));
+  const size_t count = std::min(size, built_.size() - next_);
+  std::vector<std::shared_ptr<model::Task>> out(built_.begin() + next_,
+                                                built_.begin() + next_ + count);
+  next_ += count;
+  if (next_ == built_.size()) {
+    built_.clear();
+    next_ = 0;
+  }
+  return out;
+}
+
 std::vector<std::shared_ptr<model::Task>> TaskBatches::Next(Connection& connection) {
-  if (done_) return {};
-  // A batch's from_tasks closure is rebuilt with it; records stay while the budget allows.
+  if (built()) return Next();
+  if (last_round_) return {};
+  // A round's from_tasks closure is rebuilt with it; records stay while the budget allows.
   if (graph_ && !graph_->built_parents_only_records() &&
       graph_->record_count() <= batching_.task_record_cache) {
     graph_->ForgetTasks();
@@ -201,20 +215,21 @@ std::vector<std::shared_ptr<model::Task>> TaskBatches::Next(Connection& connecti
   } else {
     graph_ = std::make_unique<HydrateGraph>(connection, *requested_, *parents_only_);
   }
+  // Whole batches per round, so that a batch never mixes two graphs.
   const int64_t size = std::max<int64_t>(1, batching_.task_batch);
-  std::vector<std::shared_ptr<model::Task>> tasks;
+  const int64_t round = std::max<int64_t>(1, (batching_.task_round + size - 1) / size) * size;
   try {
-    tasks = TasksIn(connection, *graph_, filter_, after_, size);
+    built_ = TasksIn(connection, *graph_, filter_, after_, round);
   } catch (...) {
     graph_.reset();  // possibly half built
     throw;
   }
-  if (static_cast<int64_t>(tasks.size()) < size) {
-    done_ = true;
+  if (static_cast<int64_t>(built_.size()) < round) {
+    last_round_ = true;
     graph_.reset();
   }
-  if (!tasks.empty()) after_ = *tasks.back()->id();
-  return tasks;
+  if (!built_.empty()) after_ = *built_.back()->id();
+  return Next();
 }
 
 std::unique_ptr<model::Dataset> CatalogHydrator::ReadDataset() {

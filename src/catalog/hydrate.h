@@ -30,6 +30,10 @@ struct HydrateBatching {
   // built once; when more than this many records are held, the next batch starts from an empty
   // graph. 0 = a separate graph per batch.
   int64_t task_record_cache = 20000;
+  // TaskBatches builds this many tasks per round (rounded up to whole batches) and hands them out
+  // a batch at a time: each round costs a fixed twenty-odd queries, which dominated 5,000-task
+  // batches (issue 14). 0 = one batch per round.
+  int64_t task_round = 0;
 };
 
 struct TaskFilter {
@@ -101,9 +105,10 @@ class CatalogHydrator {
 // DuckDB handle: each call runs on the connection it is given (the caller's lease of the catalog),
 // so a fork or Close() between batches cannot invalidate it. The records one batch built (with
 // their sources, signals and annotations), the dataset annotations and the registered annotations
-// are reused by later batches while at most batching.task_record_cache records are held and no
-// record was built for from_tasks parents alone; tasks are built per batch. Shares ownership of
-// both resolvers. One thread at a time.
+// are reused by later rounds while at most batching.task_record_cache records are held and no
+// record was built for from_tasks parents alone; tasks are built per round of
+// batching.task_round tasks (whole batches: one batch is always one graph) and held until handed
+// out. Shares ownership of both resolvers. One thread at a time.
 class TaskBatches {
  public:
   TaskBatches(std::shared_ptr<const ValueResolver> requested,
@@ -116,7 +121,11 @@ class TaskBatches {
   // At most batching.task_batch tasks; empty once every match was returned. After an exception
   // the next call starts from an empty graph at the same position.
   std::vector<std::shared_ptr<model::Task>> Next(Connection& connection);
-  bool done() const { return done_; }
+  // True when the next batch is already built: Next() gives it without a query.
+  bool built() const { return next_ < built_.size(); }
+  std::vector<std::shared_ptr<model::Task>> Next();  // only when built()
+  // True once every match was returned.
+  bool done() const { return last_round_ && !built(); }
 
  private:
   std::shared_ptr<const ValueResolver> requested_;
@@ -124,8 +133,10 @@ class TaskBatches {
   TaskFilter filter_;
   HydrateBatching batching_;
   std::unique_ptr<HydrateGraph> graph_;
-  int64_t after_ = 0;  // task_id of the last task returned
-  bool done_ = false;
+  int64_t after_ = 0;  // task_id of the last task built
+  bool last_round_ = false;
+  std::vector<std::shared_ptr<model::Task>> built_;  // the round, handed out from next_
+  size_t next_ = 0;
 };
 
 }  // namespace timef::catalog

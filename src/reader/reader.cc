@@ -188,6 +188,7 @@ TaskStream Reader::IterTasks(const TaskQuery& query) {
       state->TaskBatches(FilterOf(query), query.load, query.batch_size);
   return TaskStream([state, batches]() -> std::optional<TaskStream::Batch> {
     if (batches->done()) return std::nullopt;
+    if (batches->built()) return batches->Next();  // no catalog access
     catalog::CatalogLease lease = state->Lease();
     TaskStream::Batch batch = batches->Next(lease.connection());
     if (batch.empty()) return std::nullopt;

@@ -61,6 +61,9 @@ std::shared_ptr<const catalog::ValueResolver> ReaderState::Resolver(const LoadPl
 
 namespace {
 
+// Tasks an all-lazy IterTasks builds per round (docs/format.md "IterTasks batches").
+constexpr int64_t kTaskRound = 50000;
+
 bool AllLazy(const LoadPlan& plan) {
   return plan.signal_values == Loading::kLazy && plan.time_offsets == Loading::kLazy &&
          plan.text == Loading::kLazy;
@@ -91,7 +94,12 @@ std::unique_ptr<catalog::TaskBatches> ReaderState::TaskBatches(catalog::TaskFilt
                                                                int64_t batch_size) {
   auto [requested, parents_only] = Resolvers(plan);
   catalog::HydrateBatching batching{.task_batch = batch_size};
-  if (!AllLazy(plan)) batching.task_record_cache = 0;
+  if (AllLazy(plan)) {
+    // Lazy tasks are small (no values, text behind handles): rounds of kTaskRound.
+    batching.task_round = kTaskRound;
+  } else {
+    batching.task_record_cache = 0;
+  }
   return std::make_unique<catalog::TaskBatches>(std::move(requested), std::move(parents_only),
                                                 std::move(filter), batching);
 }

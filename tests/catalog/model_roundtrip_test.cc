@@ -412,6 +412,30 @@ TEST_F(ModelRoundTripTest, TaskFiltersRunInSqlAndShareReferencedObjects) {
   });
   EXPECT_EQ(batches, 3);
   EXPECT_EQ(seen, 8);
+
+  // Rounds of whole batches: 4 tasks asked, so rounds of 6 (two batches of 3), then 2.
+  Connection connection(db);
+  const std::shared_ptr<const ValueResolver> resolver = ReadOptions();
+  TaskBatches cursor(resolver, resolver, {}, HydrateBatching{.task_batch = 3, .task_round = 4});
+  std::vector<std::vector<int64_t>> got;
+  std::vector<bool> built_before;
+  std::map<int64_t, const model::Record*> record_of;
+  while (!cursor.done()) {
+    built_before.push_back(cursor.built());
+    auto batch = cursor.Next(connection);
+    if (batch.empty()) break;
+    got.push_back(ids(batch));
+    for (const auto& task : batch) {
+      for (const auto& input : task->inputs()) {
+        auto [it, fresh] = record_of.emplace(*input->id(), input.get());
+        EXPECT_EQ(it->second, input.get()) << "record " << *input->id() << " built twice";
+      }
+    }
+  }
+  EXPECT_EQ(got, (std::vector<std::vector<int64_t>>{{1, 2, 3}, {4, 5, 6}, {7, 8}}));
+  EXPECT_EQ(built_before, (std::vector<bool>{false, true, false}));
+  EXPECT_TRUE(cursor.done());
+  EXPECT_TRUE(cursor.Next(connection).empty());
 }
 
 TEST_F(ModelRoundTripTest, ReadOrderPutsRecordsWithoutChunksLast) {
