@@ -2,7 +2,7 @@
 // a loop with nothing else in the process, so that `perf record` sees only that path. Not a
 // benchmark (the suite times and checks); it prints the median per operation as a sanity figure.
 //
-// usage: timef_read_probe RELEASE series|object|handle|batch|batch_object|record N [SEED]
+// usage: timef_read_probe RELEASE series|object|handle|batch|batch_object|record|scan N [SEED]
 //        [CATALOG_CACHE_BYTES] (ReaderOptions::catalog_cache_bytes; 0 = every lookup runs SQL)
 #include <algorithm>
 #include <chrono>
@@ -26,8 +26,9 @@ double Median(std::vector<double> v) {
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::cerr << "usage: timef_read_probe RELEASE series|object|handle|batch|batch_object|record "
-                 "N [SEED] [CATALOG_CACHE_BYTES]\n";
+    std::cerr << "usage: timef_read_probe RELEASE "
+                 "series|object|handle|batch|batch_object|record|scan N [SEED] "
+                 "[CATALOG_CACHE_BYTES]\n";
     return 2;
   }
   const std::string mode = argv[2];
@@ -52,6 +53,13 @@ int main(int argc, char** argv) {
       sink += reader.GetSignalValues(pick(signal_ids)).LoadValues()->size();
     } else if (mode == "object") {
       sink += reader.GetSignal(pick(signal_ids))->LoadValues()->size();
+    } else if (mode == "scan") {  // one operation = a full pass: IterRecords + every LoadValues
+      timef::RecordStream stream = reader.IterRecords();
+      while (auto batch = stream.Next()) {
+        for (const auto& record : *batch) {
+          for (const auto& signal : record->Signals()) sink += signal->LoadValues()->size();
+        }
+      }
     } else if (mode == "record") {
       sink += reader.GetRecord(pick(record_ids))->Signals().size();
     } else if (mode == "batch" || mode == "batch_object") {
@@ -71,6 +79,7 @@ int main(int argc, char** argv) {
   const timef::ReaderCounters c = reader.counters();
   std::cout << mode << ": median " << Median(us) << " us over " << n << " (sink " << sink
             << "); chunks read " << c.chunks_read << ", data pages " << c.data_pages_decoded
+            << " (+" << c.data_pages_resumed << " resumed)"
             << ", dictionary pages " << c.dictionary_pages_decoded << ", dictionary cache hits "
             << c.dictionary_cache_hits << ", catalog requests " << c.catalog_requests
             << ", catalog cache loads " << c.catalog_cache_loads << "\n";

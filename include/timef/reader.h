@@ -93,6 +93,9 @@ struct ReaderCounters {
   std::uint64_t values_files_opened = 0;
   std::uint64_t chunks_read = 0;
   std::uint64_t data_pages_decoded = 0;
+  // Reads that went on decoding a Parquet page an earlier read stopped in (reading a shard's rows
+  // one after another, e.g. a scan, decodes each page once; docs/architecture.md "Read caches").
+  std::uint64_t data_pages_resumed = 0;
   std::uint64_t dictionary_pages_decoded = 0;  // Parquet dictionary pages decoded
   std::uint64_t dictionary_cache_hits = 0;     // chunks whose dictionary came from the cache
   // Whole catalog query results copied into the row cache (ReaderOptions::catalog_cache_bytes).

@@ -60,6 +60,7 @@ py::dict CountersToPy(const ReaderCounters& c) {
   d["values_files_opened"] = c.values_files_opened;
   d["chunks_read"] = c.chunks_read;
   d["data_pages_decoded"] = c.data_pages_decoded;
+  d["data_pages_resumed"] = c.data_pages_resumed;
   d["dictionary_pages_decoded"] = c.dictionary_pages_decoded;
   d["dictionary_cache_hits"] = c.dictionary_cache_hits;
   d["catalog_cache_loads"] = c.catalog_cache_loads;

@@ -65,6 +65,22 @@ void SpreadOffsets(std::vector<std::int64_t>& offsets, std::size_t slots, std::s
   }
 }
 
+// The first k in [from, m) with rep[k] == 0 (a row start), else m. Rows here run to thousands
+// of levels, so the search looks at blocks of 32 levels with a branch-free test the compiler
+// vectorizes before it looks at single levels.
+std::size_t NextRowStart(const std::int16_t* rep, std::size_t from, std::size_t m) {
+  constexpr std::size_t kBlock = 32;
+  std::size_t k = from;
+  while (k + kBlock <= m) {
+    int zero = 0;
+    for (std::size_t i = 0; i < kBlock; ++i) zero |= rep[k + i] == 0 ? 1 : 0;
+    if (zero != 0) break;
+    k += kBlock;
+  }
+  while (k < m && rep[k] != 0) ++k;
+  return k;
+}
+
 }  // namespace
 
 ErrorContext ColumnChunkReader::PageContext(const RawPage& page) const {
@@ -116,7 +132,7 @@ void ColumnChunkReader::Read(const ChunkInfo& info, const OffsetIndex* index, st
   }
   if (first < last) {
     if (index != nullptr) {
-      ReadIndexedPages(*index, first, last, out);
+      ReadIndexedPages(*index, first, last, column.is_list ? FindParked(first) : nullptr, out);
     } else {
       ScanChunk(first, last, out);
     }
@@ -205,11 +221,32 @@ void ColumnChunkReader::ScanChunk(std::int64_t first, std::int64_t last, ColumnD
 }
 
 void ColumnChunkReader::ReadIndexedPages(const OffsetIndex& index, std::int64_t first,
-                                         std::int64_t last, ColumnData& out) {
+                                         std::int64_t last, ParkedPage* resume, ColumnData& out) {
   const ChunkInfo& info = *info_;
   const auto& locations = index.page_locations;
-  const PageSpan span = PagesForRows(index, first, last);
+  PageSpan span = PagesForRows(index, first, last);
   if (span.begin >= span.end) return;
+  if (resume != nullptr && resume->page == span.begin) {
+    // The page an earlier read stopped in: its decoders stand at row `first`.
+    Unpark(*resume);
+    ++stats_.data_pages_resumed;
+    const std::size_t p = span.begin;
+    const std::int64_t page_rows =
+        PageEndRow(index, p, info.num_rows) - locations[p].first_row_index;
+    const PageResult result =
+        WithErrorContext(info.context, static_cast<std::uint64_t>(locations[p].offset),
+                         [&] { return DecodeList(first, last, true, out); });
+    if (!result.complete) {
+      Park(p, last);
+      return;
+    }
+    if (result.rows_started != page_rows) {
+      info.context.WithOffset(static_cast<std::uint64_t>(locations[p].offset))
+          .Throw("data page starts " + std::to_string(result.rows_started) +
+                 " rows, the offset index says " + std::to_string(page_rows));
+    }
+    if (++span.begin >= span.end) return;
+  }
   const auto begin = static_cast<std::uint64_t>(locations[span.begin].offset);
   const auto end = static_cast<std::uint64_t>(locations[span.end - 1].offset) +
                    static_cast<std::uint64_t>(locations[span.end - 1].compressed_page_size);
@@ -251,7 +288,69 @@ void ColumnChunkReader::ReadIndexedPages(const OffsetIndex& index, std::int64_t 
       PageContext(page).Throw("data page starts " + std::to_string(result.rows_started) +
                               " rows, the offset index says " + std::to_string(page_rows));
     }
+    // Only the last page of the span can stop early, and only a list page keeps its place.
+    if (!result.complete && info.column->is_list) Park(p, last);
   }
+}
+
+ColumnChunkReader::ParkedPage* ColumnChunkReader::FindParked(std::int64_t first) {
+  for (ParkedPage& parked : parked_) {
+    if (parked.used && parked.key == info_->key && parked.next_row == first) return &parked;
+  }
+  return nullptr;
+}
+
+void ColumnChunkReader::Park(std::size_t page, std::int64_t next_row) {
+  if (!page_parkable_) return;
+  const bool owns = page_owned_;
+  if (page_bytes_size_ > kMaxParkedPageBytes) return;
+  if (parked_.size() < kParkedPages) parked_.resize(kParkedPages);
+  // The slot: one that holds this page already, else a free one, else the oldest.
+  ParkedPage* slot = nullptr;
+  for (ParkedPage& parked : parked_) {
+    if (parked.used && parked.key == info_->key && parked.page == page) {
+      slot = &parked;
+      break;
+    }
+  }
+  if (slot == nullptr) {
+    for (ParkedPage& parked : parked_) {
+      if (slot == nullptr || !parked.used || (slot->used && parked.parked_at < slot->parked_at)) {
+        slot = &parked;
+        if (!parked.used) break;
+      }
+    }
+  }
+  slot->used = true;
+  slot->key = info_->key;
+  slot->page = page;
+  slot->next_row = next_row;
+  slot->parked_at = ++parks_;
+  slot->owns_content = owns;
+  // The page's bytes go with it; decompressor_ reuses the slot's old buffer.
+  if (owns) decompressor_.SwapBuffer(slot->content);
+  slot->dictionary = dictionary_;
+  std::swap(slot->values, values_);
+  std::swap(slot->repetition, repetition_);
+  std::swap(slot->definition, definition_);
+  slot->list = list_;
+  slot->rep_batch.swap(rep_batch_);
+  slot->def_batch.swap(def_batch_);
+}
+
+void ColumnChunkReader::Unpark(ParkedPage& parked) {
+  if (parked.owns_content) decompressor_.SwapBuffer(parked.content);
+  dictionary_ = std::move(parked.dictionary);
+  dictionary_key_ = parked.key;
+  std::swap(parked.values, values_);
+  std::swap(parked.repetition, repetition_);
+  std::swap(parked.definition, definition_);
+  list_ = parked.list;
+  parked.rep_batch.swap(rep_batch_);
+  parked.def_batch.swap(def_batch_);
+  page_parkable_ = true;
+  page_owned_ = parked.owns_content;
+  parked.used = false;
 }
 
 void ColumnChunkReader::LoadDictionaryPage(const RawPage& page) {
@@ -336,6 +435,10 @@ std::size_t ColumnChunkReader::StartDataPage(const RawPage& page, bool with_valu
     encoding = h.encoding;
     num_values = static_cast<std::size_t>(h.num_values);
   }
+  page_owned_ = decompressor_.Owns(content);
+  page_bytes_size_ = content.size();
+  page_parkable_ = file_.View(page.body_offset(), 0).has_value() ||
+                   (page_owned_ && page.header.type == PageType::kDataPage);
   if (with_values) {
     static const Dictionary kNone;  // not loaded: a dictionary-encoded page then fails
     values_.Reset(column.physical_type, column.type_length, encoding, values,
@@ -374,7 +477,8 @@ ColumnChunkReader::PageResult ColumnChunkReader::DecodeDataPage(
       DecodeFlat(n, rows_before, first, last, out);
       return PageResult{static_cast<std::int64_t>(n), true};
     }
-    return DecodeList(n, rows_before, first, last, must_start_row, out);
+    list_ = ListState{.levels_left = n, .row = rows_before - 1};
+    return DecodeList(first, last, must_start_row, out);
   });
 }
 
@@ -416,9 +520,7 @@ void ColumnChunkReader::DecodeFlat(std::size_t num_levels, std::int64_t rows_bef
   }
 }
 
-ColumnChunkReader::PageResult ColumnChunkReader::DecodeList(std::size_t num_levels,
-                                                            std::int64_t rows_before,
-                                                            std::int64_t first, std::int64_t last,
+ColumnChunkReader::PageResult ColumnChunkReader::DecodeList(std::int64_t first, std::int64_t last,
                                                             bool must_start_row, ColumnData& out) {
   const ColumnDescriptor& column = *info_->column;
   const std::int16_t max_def = column.max_definition_level();
@@ -427,82 +529,97 @@ ColumnChunkReader::PageResult ColumnChunkReader::DecodeList(std::size_t num_leve
   const bool element_nullable = column.element_nullable;
   rep_batch_.resize(kBatch);
   def_batch_.resize(kBatch);
-  PageResult result;
-  std::int64_t row = rows_before - 1;  // the row of the current level
-  for (std::size_t i = 0; i < num_levels; i += kBatch) {
-    std::size_t m = std::min(kBatch, num_levels - i);
+  ListState& s = list_;
+  std::int64_t& row = s.row;  // the row of the current level
+  while (true) {
+    if (s.pos == s.len) {
+      if (s.levels_left == 0) break;
+      const std::size_t m = std::min(kBatch, s.levels_left);
+      repetition_.Decode(std::span<std::int16_t>(rep_batch_.data(), m));
+      definition_.Decode(std::span<std::int16_t>(def_batch_.data(), m));
+      s.levels_left -= m;
+      s.pos = 0;
+      s.len = m;
+      if (!s.started && must_start_row && rep_batch_[0] != 0) {
+        throw DecodeError("data page does not start at a row boundary (first repetition level " +
+                          std::to_string(rep_batch_[0]) + ")");
+      }
+      s.started = true;
+    }
     const std::int16_t* rep = rep_batch_.data();
     const std::int16_t* def = def_batch_.data();
-    repetition_.Decode(std::span<std::int16_t>(rep_batch_.data(), m));
-    definition_.Decode(std::span<std::int16_t>(def_batch_.data(), m));
-    if (i == 0 && must_start_row && rep[0] != 0) {
-      throw DecodeError("data page does not start at a row boundary (first repetition level " +
-                        std::to_string(rep[0]) + ")");
-    }
     const std::int64_t slots_before = slots_;
     std::size_t skip = 0;
     std::size_t present = 0;
     bool stop = false;
+    std::size_t j = s.pos;
     if (!nullable && !element_nullable) {
-      DecodeRequiredLists(rep, def, m, first, last, row, result, skip, present, stop, out);
-      m = 0;  // the general loop below has nothing left to do
-    }
-    for (std::size_t j = 0; j < m; ++j) {
-      const std::int16_t r = rep[j];
-      const std::int16_t d = def[j];
-      if (r == 0) {
-        ++row;
-        ++result.rows_started;
+      j = DecodeRequiredLists(rep, def, j, s.len, first, last, skip, present, stop, out);
+    } else {
+      for (; j < s.len; ++j) {
+        const std::int16_t r = rep[j];
+        const std::int16_t d = def[j];
+        if (r == 0) {
+          ++row;
+          ++s.rows_started;
+        }
+        if (row < first) {
+          skip += d == max_def ? 1 : 0;
+          continue;
+        }
+        if (row >= last) {
+          stop = true;
+          break;
+        }
+        if (r == 0) {
+          out.list_offsets.push_back(slots_);
+          if (nullable) out.list_validity.push_back(d >= list_def ? 1 : 0);
+          if (d <= list_def) continue;  // a null or empty list
+        } else if (d <= list_def) {
+          throw DecodeError("repetition level " + std::to_string(r) + " with definition level " +
+                            std::to_string(d) + ": a continued list cannot be null or empty");
+        }
+        ++slots_;
+        const bool is_present = d == max_def;
+        if (element_nullable) out.validity.push_back(is_present ? 1 : 0);
+        present += is_present ? 1 : 0;
       }
-      if (row < first) {
-        skip += d == max_def ? 1 : 0;
-        continue;
-      }
-      if (row >= last) {
-        stop = true;
-        break;
-      }
-      if (r == 0) {
-        out.list_offsets.push_back(slots_);
-        if (nullable) out.list_validity.push_back(d >= list_def ? 1 : 0);
-        if (d <= list_def) continue;  // a null or empty list
-      } else if (d <= list_def) {
-        throw DecodeError("repetition level " + std::to_string(r) + " with definition level " +
-                          std::to_string(d) + ": a continued list cannot be null or empty");
-      }
-      ++slots_;
-      const bool is_present = d == max_def;
-      if (element_nullable) out.validity.push_back(is_present ? 1 : 0);
-      present += is_present ? 1 : 0;
     }
     values_.Skip(skip);
     const auto new_slots = static_cast<std::size_t>(slots_ - slots_before);
     AppendSlots(
         new_slots, present,
         element_nullable ? out.validity.data() + (out.validity.size() - new_slots) : nullptr, out);
-    if (stop) return result;
+    if (stop) {
+      // Level j starts the first row not taken (a stop is always at a row start): leave it
+      // uncounted, so that a resumed read takes that row from there.
+      s.pos = j;
+      --row;
+      --s.rows_started;
+      return PageResult{s.rows_started, false};
+    }
+    s.pos = s.len;
   }
-  result.complete = true;
-  return result;
+  return PageResult{s.rows_started, true};
 }
 
-void ColumnChunkReader::DecodeRequiredLists(const std::int16_t* rep, const std::int16_t* def,
-                                            std::size_t m, std::int64_t first, std::int64_t last,
-                                            std::int64_t& row, PageResult& result,
-                                            std::size_t& skip, std::size_t& present, bool& stop,
-                                            ColumnData& out) {
+std::size_t ColumnChunkReader::DecodeRequiredLists(const std::int16_t* rep, const std::int16_t* def,
+                                                   std::size_t j, std::size_t m, std::int64_t first,
+                                                   std::int64_t last, std::size_t& skip,
+                                                   std::size_t& present, bool& stop,
+                                                   ColumnData& out) {
   // The same outcome, level for level, as DecodeList's general loop for a required list of
   // required elements, taken a row at a time: a row's levels run from its repetition level 0 to
   // the next one, and the counts over them are loops the compiler vectorizes.
   const std::int16_t max_def = info_->column->max_definition_level();
   const std::int16_t list_def = 0;
-  for (std::size_t j = 0; j < m;) {
+  std::int64_t& row = list_.row;
+  while (j < m) {
     const bool starts_row = rep[j] == 0;
-    std::size_t k = j + 1;
-    while (k < m && rep[k] != 0) ++k;
+    const std::size_t k = NextRowStart(rep, j + 1, m);
     if (starts_row) {
       ++row;
-      ++result.rows_started;
+      ++list_.rows_started;
     }
     if (row < first) {
       std::size_t n = 0;
@@ -513,20 +630,19 @@ void ColumnChunkReader::DecodeRequiredLists(const std::int16_t* rep, const std::
     }
     if (row >= last) {
       stop = true;
-      return;
+      return j;
     }
     std::size_t from = j;
     if (starts_row) {
       out.list_offsets.push_back(slots_);
       if (def[j] <= list_def) from = j + 1;  // an empty list
     }
-    std::size_t bad = 0;
-    std::size_t n = 0;
-    for (std::size_t i = from; i < k; ++i) {
-      bad += def[i] <= list_def ? 1 : 0;
-      n += def[i] == max_def ? 1 : 0;
-    }
-    if (bad > 0) {
+    // The level decoder bounds every level by max_def, and max_def is list_def + 1 here, so a
+    // level either starts an empty list (bad within a row) or is a present element.
+    std::int16_t bad = 0;
+    for (std::size_t i = from; i < k; ++i) bad |= def[i] <= list_def ? 1 : 0;
+    const std::size_t n = k - from;
+    if (bad != 0) {
       for (std::size_t i = from; i < k; ++i) {
         if (def[i] <= list_def) {
           throw DecodeError("repetition level " + std::to_string(rep[i]) +
@@ -539,6 +655,7 @@ void ColumnChunkReader::DecodeRequiredLists(const std::int16_t* rep, const std::
     present += n;
     j = k;
   }
+  return j;
 }
 
 void ColumnChunkReader::AppendSlots(std::size_t slots, std::size_t present,

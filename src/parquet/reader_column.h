@@ -37,6 +37,7 @@ struct ReaderStats {
   std::uint64_t data_pages_decoded = 0;        // data pages whose levels or values were decoded
   std::uint64_t data_pages_skipped = 0;        // passed over by a scan without decoding values
   std::uint64_t dictionary_pages_decoded = 0;  // dictionary pages decoded (not served from cache)
+  std::uint64_t data_pages_resumed = 0;        // reads that went on decoding the page a read left
   std::uint64_t offset_indexes_loaded = 0;     // OffsetIndex structures read and parsed
   std::uint64_t bytes_decompressed = 0;        // output bytes of decompression
   std::uint64_t io_reads = 0;                  // reads the reader issued to its file
@@ -48,6 +49,7 @@ inline void AddStats(ReaderStats& sum, const ReaderStats& more) {
   sum.data_pages_decoded += more.data_pages_decoded;
   sum.data_pages_skipped += more.data_pages_skipped;
   sum.dictionary_pages_decoded += more.dictionary_pages_decoded;
+  sum.data_pages_resumed += more.data_pages_resumed;
   sum.offset_indexes_loaded += more.offset_indexes_loaded;
   sum.bytes_decompressed += more.bytes_decompressed;
   sum.io_reads += more.io_reads;
@@ -78,6 +80,9 @@ struct ChunkInfo {
 // page; `cache` must outlive this reader.
 class ColumnChunkReader {
  public:
+  static constexpr std::size_t kParkedPages = 32;
+  static constexpr std::size_t kMaxParkedPageBytes = std::size_t{256} << 10;
+
   ColumnChunkReader(const RandomAccessFile& file, ReaderStats& stats, bool verify_crc,
                     DictionaryCache* cache = nullptr, std::uint64_t file_id = 0)
       : file_(file), stats_(stats), verify_crc_(verify_crc), cache_(cache), file_id_(file_id) {}
@@ -86,6 +91,14 @@ class ColumnChunkReader {
   // the pages holding those rows, and the dictionary page when they need it, are read and
   // decoded; without, the chunk is read and scanned from its start, skipping pages before the
   // range as cheaply as their headers allow. REQUIRES: 0 <= first <= last <= info.num_rows.
+  //
+  // A list chunk read through its index that stops inside a data page keeps the page (its
+  // decompressed bytes and its decoders where they stopped) among at most kParkedPages parked
+  // pages, least recently parked out first: a later Read of the same chunk from exactly the next
+  // row goes on from there (no second decompression, CRC check or level walk over the rows
+  // before; `ReaderStats::data_pages_resumed` counts these). So reading rows one after another,
+  // even of up to kParkedPages chunks interleaved (the leads of a record, stored lead by lead),
+  // decodes each page once. Pages larger than kMaxParkedPageBytes are not kept.
   void Read(const ChunkInfo& info, const OffsetIndex* index, std::int64_t first, std::int64_t last,
             ColumnData& out);
 
@@ -94,6 +107,42 @@ class ColumnChunkReader {
     std::int64_t rows_started = 0;  // levels with repetition level 0 that were looked at
     bool complete = false;          // every level of the page was looked at
   };
+  // Where DecodeList is in the current list page: levels still in the level decoders, the
+  // decoded but unread part [pos, len) of rep_batch_/def_batch_, the row of the last level
+  // taken and the rows started so far. A stop leaves pos at the level that starts the first
+  // row not taken.
+  struct ListState {
+    std::size_t levels_left = 0;
+    std::size_t pos = 0;
+    std::size_t len = 0;
+    std::int64_t row = -1;
+    std::int64_t rows_started = 0;
+    bool started = false;  // the page's first batch of levels was decoded
+  };
+  // A list page a read stopped in (see Read), with everything needed to go on decoding it.
+  struct ParkedPage {
+    bool used = false;
+    std::pair<std::int64_t, std::int64_t> key{-1, -1};
+    std::size_t page = 0;       // its OffsetIndex entry
+    std::int64_t next_row = 0;  // the first row it has not handed out
+    std::uint64_t parked_at = 0;
+    bool owns_content = false;  // `content` holds the decompressed page the decoders read
+    std::vector<std::byte> content;
+    std::shared_ptr<const Dictionary> dictionary;
+    ValuesDecoder values;
+    LevelDecoder repetition;
+    LevelDecoder definition;
+    ListState list;
+    std::vector<std::int16_t> rep_batch;
+    std::vector<std::int16_t> def_batch;
+  };
+  // The parked page of the chunk being read that stopped right before row `first`, or null.
+  ParkedPage* FindParked(std::int64_t first);
+  // Parks the page just decoded (index entry `page`, stopped before `next_row`) when its bytes
+  // stay valid: decompressed into our buffer, or viewed in a file that is in memory.
+  void Park(std::size_t page, std::int64_t next_row);
+  // Makes `parked` the current page again (its decoders, content and dictionary) and frees it.
+  void Unpark(ParkedPage& parked);
 
   std::span<const std::byte> ReadBytes(std::uint64_t offset, std::uint64_t length,
                                        std::vector<std::byte>& scratch);
@@ -101,7 +150,7 @@ class ColumnChunkReader {
   std::span<const std::byte> Content(const RawPage& page);
   void ScanChunk(std::int64_t first, std::int64_t last, ColumnData& out);
   void ReadIndexedPages(const OffsetIndex& index, std::int64_t first, std::int64_t last,
-                        ColumnData& out);
+                        ParkedPage* resume, ColumnData& out);
   void LoadDictionaryPage(const RawPage& page);
   // True when the chunk's dictionary is at hand (decoded earlier, or found in the cache).
   bool HaveDictionary();
@@ -113,13 +162,15 @@ class ColumnChunkReader {
                             std::int64_t last, bool must_start_row, ColumnData& out);
   void DecodeFlat(std::size_t num_levels, std::int64_t rows_before, std::int64_t first,
                   std::int64_t last, ColumnData& out);
-  PageResult DecodeList(std::size_t num_levels, std::int64_t rows_before, std::int64_t first,
-                        std::int64_t last, bool must_start_row, ColumnData& out);
-  // DecodeList's loop over one batch of `m` levels for a list and elements that are both required.
-  void DecodeRequiredLists(const std::int16_t* rep, const std::int16_t* def, std::size_t m,
-                           std::int64_t first, std::int64_t last, std::int64_t& row,
-                           PageResult& result, std::size_t& skip, std::size_t& present, bool& stop,
-                           ColumnData& out);
+  // Rows [first, last) of the list page list_ is in, from where list_ stands.
+  PageResult DecodeList(std::int64_t first, std::int64_t last, bool must_start_row,
+                        ColumnData& out);
+  // DecodeList's loop over levels [j, m) of the batch for a list and elements that are both
+  // required; returns where it stopped (m when it took the whole batch).
+  std::size_t DecodeRequiredLists(const std::int16_t* rep, const std::int16_t* def, std::size_t j,
+                                  std::size_t m, std::int64_t first, std::int64_t last,
+                                  std::size_t& skip, std::size_t& present, bool& stop,
+                                  ColumnData& out);
   // Decodes `present` values into the `slots` new slots at the end of `out`, whose validity
   // (when the slots can be null) is `validity`; null slots get zeros or empty byte arrays.
   void AppendSlots(std::size_t slots, std::size_t present, const std::uint8_t* validity,
@@ -142,6 +193,14 @@ class ColumnChunkReader {
   ValuesDecoder values_;
   LevelDecoder repetition_;
   LevelDecoder definition_;
+  ListState list_;
+  // Whether the current page's decoders read only bytes that outlive the next page read: its
+  // content is in decompressor_'s buffer, or the file is in memory.
+  bool page_parkable_ = false;
+  bool page_owned_ = false;          // the current page's content is decompressor_'s buffer
+  std::size_t page_bytes_size_ = 0;  // and its size
+  std::vector<ParkedPage> parked_;
+  std::uint64_t parks_ = 0;
   std::vector<std::int16_t> rep_batch_;
   std::vector<std::int16_t> def_batch_;
   std::vector<std::uint8_t> valid_batch_;

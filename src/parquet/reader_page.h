@@ -44,6 +44,13 @@ class PageDecompressor {
                                      const ErrorContext& context);
   // Bytes decompressed so far (for statistics).
   std::uint64_t bytes_decompressed() const { return bytes_decompressed_; }
+  // True when `content` (a span Content returned) lies in this object's buffer.
+  bool Owns(std::span<const std::byte> content) const {
+    return !content.empty() && content.data() == buffer_.data();
+  }
+  // Exchanges the buffer with `other`: a caller keeps a page's content (the heap block does not
+  // move, so spans into it stay valid) and hands in a buffer to reuse.
+  void SwapBuffer(std::vector<std::byte>& other) { buffer_.swap(other); }
 
  private:
   Decompressor decompressor_;

@@ -306,6 +306,7 @@ ReaderCounters ReaderState::counters() const {
                         .values_files_opened = v.files_opened + z.files_opened,
                         .chunks_read = v.chunks_read + z.chunks_read,
                         .data_pages_decoded = v.pages.data_pages_decoded + z.inner_chunks_decoded,
+                        .data_pages_resumed = v.pages.data_pages_resumed,
                         .dictionary_pages_decoded = v.pages.dictionary_pages_decoded,
                         .dictionary_cache_hits = v.dictionaries.hits,
                         .catalog_cache_loads = row_cache_->loads(),

@@ -68,10 +68,15 @@ std::vector<Encoding> EncodingsFor(Type type) {
   }
 }
 
-class WriterReaderTest : public ::testing::TestWithParam<int> {};
+// A random file: schema, write options and rows of each row group.
+struct RandomFile {
+  std::vector<ColumnDescriptor> schema;
+  WriterOptions options;
+  std::vector<std::vector<Rows>> groups;
+  std::vector<std::byte> bytes;
+};
 
-TEST_P(WriterReaderTest, RandomSchemaRoundTrips) {
-  std::mt19937_64 rng(static_cast<std::uint64_t>(GetParam()) * 7919 + 1);
+RandomFile MakeRandomFile(std::mt19937_64& rng) {
   constexpr Type kTypes[] = {Type::kBoolean,
                              Type::kInt32,
                              Type::kInt64,
@@ -100,18 +105,30 @@ TEST_P(WriterReaderTest, RandomSchemaRoundTrips) {
     schema.push_back(column);
     options.columns.push_back(ColumnWriteOptions{encodings[rng() % encodings.size()]});
   }
-  SCOPED_TRACE("codec " + ToString(options.compression) + ", v" +
-               std::to_string(static_cast<int>(options.data_page_version)) + ", target " +
-               std::to_string(options.data_page_target_bytes));
-
   std::vector<std::vector<Rows>> groups(1 + rng() % 3);
   for (auto& group : groups) {
     const std::size_t rows = 1 + rng() % 400;
     for (const ColumnDescriptor& column : schema) group.push_back(RandomRows(column, rows, rng()));
   }
   auto bytes = writer_testing::WriteFile(schema, groups, options);
+  return {std::move(schema), std::move(options), std::move(groups), std::move(bytes)};
+}
 
-  FileReader reader = FileReader::Open(std::make_shared<MemoryFile>(std::move(bytes)));
+std::string Describe(const WriterOptions& options) {
+  return "codec " + ToString(options.compression) + ", v" +
+         std::to_string(static_cast<int>(options.data_page_version)) + ", target " +
+         std::to_string(options.data_page_target_bytes);
+}
+
+class WriterReaderTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(WriterReaderTest, RandomSchemaRoundTrips) {
+  std::mt19937_64 rng(static_cast<std::uint64_t>(GetParam()) * 7919 + 1);
+  RandomFile file = MakeRandomFile(rng);
+  const auto& [schema, options, groups, bytes] = file;
+  SCOPED_TRACE(Describe(options));
+
+  FileReader reader = FileReader::Open(std::make_shared<MemoryFile>(bytes));
   ASSERT_EQ(reader.columns(), schema);
   ASSERT_EQ(reader.num_row_groups(), static_cast<int>(groups.size()));
   ColumnData data;
@@ -139,7 +156,132 @@ TEST_P(WriterReaderTest, RandomSchemaRoundTrips) {
   }
 }
 
+// Reading a chunk one row after the other decodes each data page once: a list read that stops
+// inside a page leaves the page's decoders there, and the read of the next row goes on from
+// them. A read elsewhere in between (another column, row group or row) drops that place, and
+// every row still comes back right.
+TEST_P(WriterReaderTest, RowByRowReadsDecodeEachPageOnce) {
+  std::mt19937_64 rng(static_cast<std::uint64_t>(GetParam()) * 104729 + 3);
+  RandomFile file = MakeRandomFile(rng);
+  const auto& [schema, options, groups, bytes] = file;
+  SCOPED_TRACE(Describe(options));
+  FileReader reader = FileReader::Open(std::make_shared<MemoryFile>(bytes));
+  ColumnData data;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (std::size_t c = 0; c < schema.size(); ++c) {
+      SCOPED_TRACE(schema[c].name + (schema[c].is_list ? " (list)" : "") + " in row group " +
+                   std::to_string(g));
+      const Rows& expected = groups[g][c];
+      const auto rows = static_cast<std::int64_t>(expected.size());
+      const int group = static_cast<int>(g);
+      const int column = static_cast<int>(c);
+      const OffsetIndex* index = reader.offset_index(group, column);
+      ASSERT_NE(index, nullptr);
+      const auto pages = static_cast<std::uint64_t>(index->page_locations.size());
+
+      reader.ResetStats();
+      for (std::int64_t r = 0; r < rows; ++r) {
+        reader.ReadRows(group, column, r, r + 1, data);
+        ASSERT_EQ(FromColumnData(schema[c], data), Rows{expected[static_cast<std::size_t>(r)]})
+            << "row " << r;
+      }
+      if (schema[c].is_list) {
+        EXPECT_EQ(reader.stats().data_pages_decoded, pages);
+        EXPECT_EQ(reader.stats().data_pages_resumed, static_cast<std::uint64_t>(rows) - pages);
+      } else {
+        EXPECT_EQ(reader.stats().data_pages_decoded, static_cast<std::uint64_t>(rows));
+        EXPECT_EQ(reader.stats().data_pages_resumed, 0u);
+      }
+
+      // Row 0, then a read elsewhere (another chunk, or row 0 again), then row 1.
+      if (rows < 2) continue;
+      reader.ReadRows(group, column, 0, 1, data);
+      const int other_column = static_cast<int>((c + 1) % schema.size());
+      reader.ReadRows(group, other_column, rows - 1, rows, data);
+      ASSERT_EQ(FromColumnData(schema[static_cast<std::size_t>(other_column)], data),
+                Rows{groups[g][static_cast<std::size_t>(other_column)].back()});
+      reader.ReadRows(group, column, 0, 1, data);
+      reader.ResetStats();
+      reader.ReadRows(group, column, 1, 2, data);
+      ASSERT_EQ(FromColumnData(schema[c], data), Rows{expected[1]});
+      EXPECT_EQ(reader.stats().data_pages_decoded + reader.stats().data_pages_resumed, 1u);
+
+      // A range read that starts where the last read stopped and runs over later pages.
+      reader.ReadRows(group, column, 0, 1, data);
+      reader.ReadRows(group, column, 1, rows, data);
+      ASSERT_EQ(FromColumnData(schema[c], data), Rows(expected.begin() + 1, expected.end()));
+    }
+  }
+}
+
+// Row r of every column, then row r + 1 of every column, ...: the way a record's leads are read
+// when the shard stores them lead by lead. Each list page is still decoded once.
+TEST_P(WriterReaderTest, InterleavedRowReadsDecodeEachPageOnce) {
+  std::mt19937_64 rng(static_cast<std::uint64_t>(GetParam()) * 15485863 + 5);
+  RandomFile file = MakeRandomFile(rng);
+  const auto& [schema, options, groups, bytes] = file;
+  SCOPED_TRACE(Describe(options));
+  FileReader reader = FileReader::Open(std::make_shared<MemoryFile>(bytes));
+  ColumnData data;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const int group = static_cast<int>(g);
+    const auto rows = static_cast<std::int64_t>(groups[g][0].size());
+    std::uint64_t want_decoded = 0, want_resumed = 0;
+    for (std::size_t c = 0; c < schema.size(); ++c) {
+      const auto pages = reader.offset_index(group, static_cast<int>(c))->page_locations.size();
+      want_decoded += schema[c].is_list ? pages : static_cast<std::uint64_t>(rows);
+      want_resumed += schema[c].is_list ? static_cast<std::uint64_t>(rows) - pages : 0;
+    }
+    reader.ResetStats();
+    for (std::int64_t r = 0; r < rows; ++r) {
+      for (std::size_t c = 0; c < schema.size(); ++c) {
+        reader.ReadRows(group, static_cast<int>(c), r, r + 1, data);
+        ASSERT_EQ(FromColumnData(schema[c], data), Rows{groups[g][c][static_cast<std::size_t>(r)]})
+            << "row " << r << " of " << schema[c].name << " in row group " << g;
+      }
+    }
+    EXPECT_EQ(reader.stats().data_pages_decoded, want_decoded) << "row group " << g;
+    EXPECT_EQ(reader.stats().data_pages_resumed, want_resumed) << "row group " << g;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Seeds, WriterReaderTest, ::testing::Range(0, 60));
+
+// More chunks read in turn than pages are parked: the oldest parked page goes first, so a cycle
+// over kParkedPages + 8 chunks finds none of its pages parked, and every row still comes back
+// right (no read goes on from another chunk's page).
+TEST(ParkedPagesTest, OldestParkedPageGoesFirst) {
+  const ColumnDescriptor column = Column("l", Type::kInt32, false, true, false);
+  const std::size_t kGroups = ColumnChunkReader::kParkedPages + 8;
+  std::vector<std::vector<Rows>> groups;
+  for (std::size_t g = 0; g < kGroups; ++g) groups.push_back({RandomRows(column, 20, 100 + g)});
+  WriterOptions options;
+  options.data_page_target_bytes = 1 << 20;  // one page per row group
+  options.columns.push_back(ColumnWriteOptions{Encoding::kPlain});
+  FileReader reader = FileReader::Open(
+      std::make_shared<MemoryFile>(writer_testing::WriteFile({column}, groups, options)));
+  ColumnData data;
+  // Rows 0..18: each read stops inside its page and parks it (row 19, the last, would not).
+  for (std::int64_t r = 0; r < 19; ++r) {
+    for (std::size_t g = 0; g < kGroups; ++g) {
+      reader.ReadRows(static_cast<int>(g), 0, r, r + 1, data);
+      ASSERT_EQ(FromColumnData(column, data), Rows{groups[g][0][static_cast<std::size_t>(r)]});
+    }
+  }
+  EXPECT_EQ(reader.stats().data_pages_resumed, 0u);
+  EXPECT_EQ(reader.stats().data_pages_decoded, 19 * kGroups);
+
+  // Within the bound, the same cycle resumes every page after its first row.
+  reader.ResetStats();
+  for (std::int64_t r = 0; r < 20; ++r) {
+    for (std::size_t g = 0; g < ColumnChunkReader::kParkedPages; ++g) {
+      reader.ReadRows(static_cast<int>(g), 0, r, r + 1, data);
+      ASSERT_EQ(FromColumnData(column, data), Rows{groups[g][0][static_cast<std::size_t>(r)]});
+    }
+  }
+  EXPECT_EQ(reader.stats().data_pages_decoded, ColumnChunkReader::kParkedPages);
+  EXPECT_EQ(reader.stats().data_pages_resumed, 19 * ColumnChunkReader::kParkedPages);
+}
 
 }  // namespace
 }  // namespace timef::parquet

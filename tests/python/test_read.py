@@ -64,6 +64,7 @@ def test_read_steps_and_offsets(reader):
     window = lead.read_steps(100, 110)
     assert window.shape == (10,)
     assert reader.counters()["data_pages_decoded"] - before >= 1
+    assert isinstance(reader.counters()["data_pages_resumed"], int)  # exposed with the others
     np.testing.assert_array_equal(window, lead.to_numpy()[100:110])
     assert lead.read_steps(39990, 10**9).shape == (10,)  # end clamps to n_values
     with pytest.raises(timef.ValidationError):

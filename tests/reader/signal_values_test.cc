@@ -2,6 +2,8 @@
 // built, and once the index holds a signal its reads run no SQL (counted, not timed).
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "release_fixture.h"
 #include "timef/error.h"
 #include "timef/reader.h"
@@ -89,6 +91,44 @@ TEST(SignalValuesTest, DictionaryCacheServesRepeatReadsAndStaysExactWithoutRoom)
   const int64_t id = *signals.front().first->id();
   EXPECT_EQ(*cached.GetSignalValues(id).LoadValues(), *signals.front().first->LoadValues());
   EXPECT_GT(cached.counters().dictionary_pages_decoded, second.dictionary_pages_decoded);
+}
+
+// Parked pages (docs/architecture.md "Read caches"): with pages that hold several signals, a pass
+// in record order decodes each page once and goes on with it for the signals after the first,
+// even though the shard stores the leads of a record apart (lead by lead). Values stay exact.
+TEST(SignalValuesTest, APassInRecordOrderDecodesEachPageOnce) {
+  WriteOptions options;
+  options.data_page_target_bytes = 64 * 1024;  // several signals per page
+  auto w = WriteTwoEcgRecords(options, 6);
+  Reader reader = Reader::Open(w->result.release_dir);
+  std::map<int64_t, std::shared_ptr<const model::ValueArray>> written;
+  for (const auto& [signal, record_id] : AllSignals(*w)) {
+    if (signal->has_values()) written[*signal->id()] = signal->LoadValues();
+  }
+  RecordStream stream = reader.IterRecords();
+  std::size_t read = 0;
+  while (auto batch = stream.Next()) {
+    for (const auto& record : *batch) {
+      for (const auto& signal : record->Signals()) {
+        if (!signal->has_values()) continue;
+        ASSERT_EQ(*signal->LoadValues(), *written.at(*signal->id())) << signal->Describe();
+        ++read;
+      }
+    }
+  }
+  ASSERT_EQ(read, written.size());
+  const ReaderCounters pass = reader.counters();
+  EXPECT_EQ(pass.chunks_read, read);
+  EXPECT_GT(pass.data_pages_resumed, 0u);
+  EXPECT_EQ(pass.data_pages_decoded + pass.data_pages_resumed, pass.chunks_read);
+
+  // In reverse ID order no read starts where another stopped: every read decodes its page.
+  Reader reverse = Reader::Open(w->result.release_dir);
+  for (auto it = written.rbegin(); it != written.rend(); ++it) {
+    ASSERT_EQ(*reverse.GetSignalValues(it->first).LoadValues(), *it->second);
+  }
+  EXPECT_EQ(reverse.counters().data_pages_resumed, 0u);
+  EXPECT_EQ(reverse.counters().data_pages_decoded, read);
 }
 
 TEST(SignalValuesTest, AfterTheFirstLookupReadsRunNoSqlAndTouchOnlyTheirShard) {
