@@ -4,6 +4,7 @@
 #include <charconv>
 #include <iterator>
 #include <map>
+#include <numeric>
 #include <string>
 #include <unordered_map>
 
@@ -109,12 +110,32 @@ int64_t CatalogHydrator::RecordCount() {
 
 std::vector<std::shared_ptr<model::Record>> CatalogHydrator::RecordsInReadOrder(int64_t begin,
                                                                                 int64_t count) {
-  PreparedStatement statement = connection_.Prepare(
-      "SELECT record_key FROM records WHERE read_order >= $1 AND read_order < $2 "
-      "ORDER BY read_order",
-      "records");
-  statement.BindInt64(1, begin).BindInt64(2, begin + count);
-  const std::vector<int64_t> keys = Column(statement.Execute());
+  std::vector<int64_t> keys;
+  if (cache_ != nullptr) {
+    // With a row cache, the read order of every record is one cached result, so a batch (one of
+    // many in a pass) runs no SQL for it.
+    std::vector<int64_t> orders(static_cast<size_t>(std::max<int64_t>(0, count)));
+    std::iota(orders.begin(), orders.end(), begin);
+    RowStream rows = RunKeyed(connection_, cache_.get(),
+                              {.what = "records",
+                               .sql = "SELECT r.read_order, r.record_key FROM records r "
+                                      "JOIN {keys} q ON r.read_order = q.k ORDER BY r.read_order",
+                               .key_column = 0,
+                               .domain = "SELECT read_order AS k FROM records"},
+                              orders);
+    keys.reserve(orders.size());
+    while (std::optional<Chunk> chunk = rows.Next()) {
+      auto key = chunk->Int64(1);
+      for (idx_t row = 0; row < chunk->size(); ++row) keys.push_back(key.Get(row));
+    }
+  } else {
+    PreparedStatement statement = connection_.Prepare(
+        "SELECT record_key FROM records WHERE read_order >= $1 AND read_order < $2 "
+        "ORDER BY read_order",
+        "records");
+    statement.BindInt64(1, begin).BindInt64(2, begin + count);
+    keys = Column(statement.Execute());
+  }
   HydrateGraph graph(connection_, *requested_, *parents_only_, cache_.get());
   graph.LoadRecords(keys);
   std::vector<std::shared_ptr<model::Record>> out;

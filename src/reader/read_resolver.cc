@@ -39,9 +39,9 @@ std::shared_ptr<const model::SignalValues> ReadResolver::Values(
     const model::Signal& signal, std::vector<ChunkLocator> chunks) const {
   std::vector<values::ChunkRef> refs;
   refs.reserve(chunks.size());
-  const std::string what = "signal_chunks.value_path (" + signal.Describe() + ")";
+  const auto what = [&] { return "signal_chunks.value_path (" + signal.Describe() + ")"; };
   for (const ChunkLocator& l : chunks) {
-    std::filesystem::path file = state_->ResolveFile(l, what);
+    std::filesystem::path file = state_->ResolveChunkFile(l, what);
     const bool zarr = !l.minor.has_value();  // ResolveFile let only a Zarr locator lack a row
     refs.push_back(values::ChunkRef{std::move(file), l.value_path, l.major, l.minor.value_or(0),
                                     l.n_values, zarr, l.payload_source});

@@ -155,6 +155,24 @@ fs::path ReaderState::ResolveFile(const ChunkLocator& locator, const std::string
                  !locator.minor.has_value(), what);
 }
 
+fs::path ReaderState::ResolveChunkFile(const ChunkLocator& locator,
+                                       const std::function<std::string()>& what) const {
+  auto& by_source = resolved_chunks_[locator.minor.has_value() ? 1 : 0];
+  {
+    std::lock_guard lock(resolved_mutex_);
+    if (auto source = by_source.find(locator.payload_source); source != by_source.end()) {
+      if (auto hit = source->second.find(std::string_view(locator.value_path));
+          hit != source->second.end()) {
+        return hit->second;
+      }
+    }
+  }
+  fs::path file = ResolveFile(locator, what());
+  std::lock_guard lock(resolved_mutex_);
+  by_source[locator.payload_source].emplace(locator.value_path, file);
+  return file;
+}
+
 fs::path ReaderState::ResolveFile(const OffsetsLocator& locator, const std::string& what) const {
   return Resolve(locator.payload_source, locator.path, StoredFile::kPayload, false, what);
 }

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -80,6 +81,11 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   // resolves to its array directory once the array's zarr.json is listed (docs/format.md §8.6);
   // ReadChunk checks each further store file it opens the same way.
   std::filesystem::path ResolveFile(const ChunkLocator& locator, const std::string& what) const;
+  // The same for the chunks of a hydration, remembered per (payload_source, value_path, has a
+  // row index) once it succeeded: a scan resolves the same few shards for every signal. `what`
+  // is called only to name a failure.
+  std::filesystem::path ResolveChunkFile(const ChunkLocator& locator,
+                                         const std::function<std::string()>& what) const;
   std::filesystem::path ResolveFile(const OffsetsLocator& locator, const std::string& what) const;
   std::filesystem::path ResolveFile(const TextLocator& locator, const std::string& what) const;
 
@@ -143,6 +149,12 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   ResolvedSources sources_;
   std::unique_ptr<catalog::CatalogReader> catalog_;
   std::shared_ptr<catalog::CatalogRowCache> row_cache_;
+  // ResolveChunkFile's results: [has row index][payload_source][value_path] (found without
+  // building a key string). The manifest they were checked against does not change.
+  mutable std::mutex resolved_mutex_;
+  mutable std::map<std::optional<std::string>,
+                   std::map<std::string, std::filesystem::path, std::less<>>>
+      resolved_chunks_[2];
   // Guards the members below it up to the counters.
   mutable std::mutex files_mutex_;
   values::ChunkReader chunks_;
