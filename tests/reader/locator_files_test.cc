@@ -114,6 +114,38 @@ TEST_F(ResolveFileTest, OwnListedFilesResolveUnderTheRelease) {
             dir / "time_series.zarr/ok");
 }
 
+// ResolveChunkFile remembers what resolved: the same answers as ResolveFile, `what` built only
+// for a failure, and a remembered path never answers for a locator that differs in having a row
+// index (a Parquet locator needs one, a Zarr locator must not have one).
+TEST_F(ResolveFileTest, RememberedChunkFilesGiveTheSameAnswersAndErrors) {
+  int named = 0;
+  auto what = [&] {
+    ++named;
+    return std::string("signal_chunks.value_path (signal 7)");
+  };
+  const ChunkLocator shard{.value_path = std::string(kShard), .minor = 0};
+  const ChunkLocator zarr{.value_path = "time_series.zarr/ok"};
+  for (int pass = 0; pass < 2; ++pass) {
+    EXPECT_EQ(state_.ResolveChunkFile(shard, what), state_.ResolveFile(shard, "x"));
+    EXPECT_EQ(state_.ResolveChunkFile(zarr, what), state_.ResolveFile(zarr, "x"));
+  }
+  EXPECT_EQ(named, 2);  // each built once, for the first (unremembered) resolution
+  ChunkLocator shard_without_row = shard;
+  shard_without_row.minor.reset();
+  ChunkLocator zarr_with_row = zarr;
+  zarr_with_row.minor = 0;
+  for (const auto& [locator, detail] :
+       {std::pair{shard_without_row, "no row index"}, std::pair{zarr_with_row, "Zarr locator"}}) {
+    try {
+      state_.ResolveChunkFile(locator, what);
+      ADD_FAILURE() << "expected FormatError with " << detail;
+    } catch (const FormatError& e) {
+      EXPECT_THAT(e.what(), HasSubstr("signal_chunks.value_path (signal 7)"));
+      EXPECT_THAT(e.what(), HasSubstr(detail));
+    }
+  }
+}
+
 TEST_F(ResolveFileTest, EveryLocatorThatCannotBeReadIsOneFormatError) {
   ExpectError(
       ChunkLocator{
