@@ -108,34 +108,31 @@ int64_t CatalogHydrator::RecordCount() {
   return Column(connection_.Query("SELECT count(*)::BIGINT FROM records", "records")).at(0);
 }
 
-std::vector<std::shared_ptr<model::Record>> CatalogHydrator::RecordsInReadOrder(int64_t begin,
-                                                                                int64_t count) {
-  std::vector<int64_t> keys;
-  if (cache_ != nullptr) {
-    // With a row cache, the read order of every record is one cached result, so a batch (one of
-    // many in a pass) runs no SQL for it.
-    std::vector<int64_t> orders(static_cast<size_t>(std::max<int64_t>(0, count)));
-    std::iota(orders.begin(), orders.end(), begin);
-    RowStream rows = RunKeyed(connection_, cache_.get(),
-                              {.what = "records",
-                               .sql = "SELECT r.read_order, r.record_key FROM records r "
-                                      "JOIN {keys} q ON r.read_order = q.k ORDER BY r.read_order",
-                               .key_column = 0,
-                               .domain = "SELECT read_order AS k FROM records"},
-                              orders);
-    keys.reserve(orders.size());
-    while (std::optional<Chunk> chunk = rows.Next()) {
-      auto key = chunk->Int64(1);
-      for (idx_t row = 0; row < chunk->size(); ++row) keys.push_back(key.Get(row));
-    }
-  } else {
-    PreparedStatement statement = connection_.Prepare(
-        "SELECT record_key FROM records WHERE read_order >= $1 AND read_order < $2 "
-        "ORDER BY read_order",
-        "records");
-    statement.BindInt64(1, begin).BindInt64(2, begin + count);
-    keys = Column(statement.Execute());
+std::vector<std::pair<int64_t, int64_t>> CatalogHydrator::RecordKeysBy(
+    std::string_view column, std::span<const int64_t> values) {
+  const std::string c(column);
+  const std::string domain = "SELECT " + c + " AS k FROM records";
+  RowStream rows = RunKeyed(connection_, cache_.get(),
+                            {.what = "records",
+                             .sql = "SELECT r." + c +
+                                    ", r.record_key FROM records r JOIN {keys} q "
+                                    "ON r." +
+                                    c + " = q.k ORDER BY r." + c,
+                             .key_column = 0,
+                             .domain = domain},
+                            values);
+  std::vector<std::pair<int64_t, int64_t>> out;
+  out.reserve(values.size());
+  while (std::optional<Chunk> chunk = rows.Next()) {
+    auto value = chunk->Int64(0);
+    auto key = chunk->Int64(1);
+    for (idx_t row = 0; row < chunk->size(); ++row) out.emplace_back(value.Get(row), key.Get(row));
   }
+  return out;
+}
+
+std::vector<std::shared_ptr<model::Record>> CatalogHydrator::BuildRecords(
+    const std::vector<int64_t>& keys) {
   HydrateGraph graph(connection_, *requested_, *parents_only_, cache_.get());
   graph.LoadRecords(keys);
   std::vector<std::shared_ptr<model::Record>> out;
@@ -144,21 +141,30 @@ std::vector<std::shared_ptr<model::Record>> CatalogHydrator::RecordsInReadOrder(
   return out;
 }
 
+std::vector<std::shared_ptr<model::Record>> CatalogHydrator::RecordsInReadOrder(int64_t begin,
+                                                                                int64_t count) {
+  std::vector<int64_t> keys;
+  if (cache_ != nullptr) {
+    // With a row cache, the read order of every record is one cached result, so a batch (one of
+    // many in a pass) runs no SQL for it.
+    std::vector<int64_t> orders(static_cast<size_t>(std::max<int64_t>(0, count)));
+    std::iota(orders.begin(), orders.end(), begin);
+    for (const auto& [order, key] : RecordKeysBy("read_order", orders)) keys.push_back(key);
+  } else {
+    PreparedStatement statement = connection_.Prepare(
+        "SELECT record_key FROM records WHERE read_order >= $1 AND read_order < $2 "
+        "ORDER BY read_order",
+        "records");
+    statement.BindInt64(1, begin).BindInt64(2, begin + count);
+    keys = Column(statement.Execute());
+  }
+  return BuildRecords(keys);
+}
+
 std::vector<std::shared_ptr<model::Record>> CatalogHydrator::RecordsById(
     std::span<const int64_t> ids) {
   std::unordered_map<int64_t, int64_t> key_of;
-  RowStream result = RunKeyed(connection_, cache_.get(),
-                              {.what = "records",
-                               .sql = "SELECT r.record_id, r.record_key FROM records r "
-                                      "JOIN {keys} q ON r.record_id = q.k",
-                               .key_column = 0,
-                               .domain = "SELECT record_id AS k FROM records"},
-                              ids);
-  while (std::optional<Chunk> chunk = result.Next()) {
-    auto id = chunk->Int64(0);
-    auto key = chunk->Int64(1);
-    for (idx_t row = 0; row < chunk->size(); ++row) key_of[id.Get(row)] = key.Get(row);
-  }
+  for (const auto& [id, key] : RecordKeysBy("record_id", ids)) key_of[id] = key;
   std::vector<int64_t> keys;
   std::vector<int64_t> missing;
   for (int64_t id : ids) {
@@ -170,12 +176,7 @@ std::vector<std::shared_ptr<model::Record>> CatalogHydrator::RecordsById(
     }
   }
   if (!missing.empty()) throw UnknownIds("record", missing);
-  HydrateGraph graph(connection_, *requested_, *parents_only_, cache_.get());
-  graph.LoadRecords(keys);
-  std::vector<std::shared_ptr<model::Record>> out;
-  out.reserve(keys.size());
-  for (int64_t key : keys) out.push_back(graph.record(key));
-  return out;
+  return BuildRecords(keys);
 }
 
 void CatalogHydrator::ForEachRecordBatch(

@@ -12,6 +12,8 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "catalog/duckdb_database.h"
@@ -94,6 +96,13 @@ class CatalogHydrator {
   std::unique_ptr<model::Dataset> ReadDataset();
 
  private:
+  // (value, record_key) of the records whose `column` (record_id or read_order) holds one of
+  // `values`, in column order; through the row cache when there is one.
+  std::vector<std::pair<int64_t, int64_t>> RecordKeysBy(std::string_view column,
+                                                        std::span<const int64_t> values);
+  // The records of `keys` built in one graph, in that order.
+  std::vector<std::shared_ptr<model::Record>> BuildRecords(const std::vector<int64_t>& keys);
+
   Connection connection_;
   std::shared_ptr<const ValueResolver> requested_;
   std::shared_ptr<const ValueResolver> parents_only_;

@@ -114,6 +114,19 @@ RandomFile MakeRandomFile(std::mt19937_64& rng) {
   return {std::move(schema), std::move(options), std::move(groups), std::move(bytes)};
 }
 
+// A random file (seeded) and a reader over it.
+struct OpenedFile {
+  RandomFile file;
+  FileReader reader;
+};
+
+OpenedFile OpenRandomFile(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  RandomFile file = MakeRandomFile(rng);
+  FileReader reader = FileReader::Open(std::make_shared<MemoryFile>(file.bytes));
+  return {std::move(file), std::move(reader)};
+}
+
 std::string Describe(const WriterOptions& options) {
   return "codec " + ToString(options.compression) + ", v" +
          std::to_string(static_cast<int>(options.data_page_version)) + ", target " +
@@ -157,15 +170,13 @@ TEST_P(WriterReaderTest, RandomSchemaRoundTrips) {
 }
 
 // Reading a chunk one row after the other decodes each data page once: a list read that stops
-// inside a page leaves the page's decoders there, and the read of the next row goes on from
-// them. A read elsewhere in between (another column, row group or row) drops that place, and
-// every row still comes back right.
+// inside a page parks it with its decoders, and the read of the next row goes on from them, also
+// after a read elsewhere in between (another column, or the same row again). Every row comes
+// back right.
 TEST_P(WriterReaderTest, RowByRowReadsDecodeEachPageOnce) {
-  std::mt19937_64 rng(static_cast<std::uint64_t>(GetParam()) * 104729 + 3);
-  RandomFile file = MakeRandomFile(rng);
+  auto [file, reader] = OpenRandomFile(static_cast<std::uint64_t>(GetParam()) * 104729 + 3);
   const auto& [schema, options, groups, bytes] = file;
   SCOPED_TRACE(Describe(options));
-  FileReader reader = FileReader::Open(std::make_shared<MemoryFile>(bytes));
   ColumnData data;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     for (std::size_t c = 0; c < schema.size(); ++c) {
@@ -217,11 +228,9 @@ TEST_P(WriterReaderTest, RowByRowReadsDecodeEachPageOnce) {
 // Row r of every column, then row r + 1 of every column, ...: the way a record's leads are read
 // when the shard stores them lead by lead. Each list page is still decoded once.
 TEST_P(WriterReaderTest, InterleavedRowReadsDecodeEachPageOnce) {
-  std::mt19937_64 rng(static_cast<std::uint64_t>(GetParam()) * 15485863 + 5);
-  RandomFile file = MakeRandomFile(rng);
+  auto [file, reader] = OpenRandomFile(static_cast<std::uint64_t>(GetParam()) * 15485863 + 5);
   const auto& [schema, options, groups, bytes] = file;
   SCOPED_TRACE(Describe(options));
-  FileReader reader = FileReader::Open(std::make_shared<MemoryFile>(bytes));
   ColumnData data;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const int group = static_cast<int>(g);
