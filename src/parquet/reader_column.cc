@@ -240,11 +240,7 @@ void ColumnChunkReader::ReadIndexedPages(const OffsetIndex& index, std::int64_t 
       Park(p, last);
       return;
     }
-    if (result.rows_started != page_rows) {
-      info.context.WithOffset(static_cast<std::uint64_t>(locations[p].offset))
-          .Throw("data page starts " + std::to_string(result.rows_started) +
-                 " rows, the offset index says " + std::to_string(page_rows));
-    }
+    CheckPageRows(static_cast<std::uint64_t>(locations[p].offset), result, page_rows);
     if (++span.begin >= span.end) return;
   }
   const auto begin = static_cast<std::uint64_t>(locations[span.begin].offset);
@@ -284,12 +280,18 @@ void ColumnChunkReader::ReadIndexedPages(const OffsetIndex& index, std::int64_t 
       EnsureDictionaryBefore(static_cast<std::uint64_t>(locations.front().offset));
     }
     const PageResult result = DecodeDataPage(page, page_first, first, last, true, out);
-    if (result.complete && result.rows_started != page_rows) {
-      PageContext(page).Throw("data page starts " + std::to_string(result.rows_started) +
-                              " rows, the offset index says " + std::to_string(page_rows));
-    }
+    CheckPageRows(page.offset, result, page_rows);
     // Only the last page of the span can stop early, and only a list page keeps its place.
     if (!result.complete && info.column->is_list) Park(p, last);
+  }
+}
+
+void ColumnChunkReader::CheckPageRows(std::uint64_t offset, const PageResult& result,
+                                      std::int64_t page_rows) const {
+  if (result.complete && result.rows_started != page_rows) {
+    info_->context.WithOffset(offset).Throw(
+        "data page starts " + std::to_string(result.rows_started) +
+        " rows, the offset index says " + std::to_string(page_rows));
   }
 }
 
@@ -437,8 +439,7 @@ std::size_t ColumnChunkReader::StartDataPage(const RawPage& page, bool with_valu
   }
   page_owned_ = decompressor_.Owns(content);
   page_bytes_size_ = content.size();
-  page_parkable_ = file_.View(page.body_offset(), 0).has_value() ||
-                   (page_owned_ && page.header.type == PageType::kDataPage);
+  page_parkable_ = file_in_memory_ || (page_owned_ && page.header.type == PageType::kDataPage);
   if (with_values) {
     static const Dictionary kNone;  // not loaded: a dictionary-encoded page then fails
     values_.Reset(column.physical_type, column.type_length, encoding, values,

@@ -85,7 +85,12 @@ class ColumnChunkReader {
 
   ColumnChunkReader(const RandomAccessFile& file, ReaderStats& stats, bool verify_crc,
                     DictionaryCache* cache = nullptr, std::uint64_t file_id = 0)
-      : file_(file), stats_(stats), verify_crc_(verify_crc), cache_(cache), file_id_(file_id) {}
+      : file_(file),
+        stats_(stats),
+        verify_crc_(verify_crc),
+        file_in_memory_(file.View(0, 0).has_value()),
+        cache_(cache),
+        file_id_(file_id) {}
 
   // Rows [first, last) of the chunk into `out` (cleared first). With `index` (validated), only
   // the pages holding those rows, and the dictionary page when they need it, are read and
@@ -151,6 +156,8 @@ class ColumnChunkReader {
   void ScanChunk(std::int64_t first, std::int64_t last, ColumnData& out);
   void ReadIndexedPages(const OffsetIndex& index, std::int64_t first, std::int64_t last,
                         ParkedPage* resume, ColumnData& out);
+  // A page decoded to its end must start the rows the OffsetIndex gives it.
+  void CheckPageRows(std::uint64_t offset, const PageResult& result, std::int64_t page_rows) const;
   void LoadDictionaryPage(const RawPage& page);
   // True when the chunk's dictionary is at hand (decoded earlier, or found in the cache).
   bool HaveDictionary();
@@ -180,6 +187,7 @@ class ColumnChunkReader {
   const RandomAccessFile& file_;
   ReaderStats& stats_;
   bool verify_crc_;
+  bool file_in_memory_;  // views of its bytes stay valid while the file is open
 
   const ChunkInfo* info_ = nullptr;
   std::int32_t width_ = 0;  // slot width (0 for BYTE_ARRAY)
