@@ -2,7 +2,8 @@
 // paths the Python bench measures, on the same release in the same run, so the report gives
 // Python/C++ ratios rather than absolute times.
 //
-//   timef_python_peer write SIZE DIR           writes the ECG corpus below DIR, prints the release
+//   timef_python_peer write SIZE DIR [THREADS]  writes the ECG corpus below DIR (WriteOptions::
+//       threads, 2 by default), prints the release; also a write to profile with nothing else
 //   timef_python_peer measure RELEASE IDS_FILE REPEATS
 //       prints JSON: per-read µs of GetSignal(id)->LoadValues() and GetSignalValues(id).Load()
 //       for each ID of IDS_FILE (one per line), and the seconds of each full pass (IterRecords,
@@ -24,7 +25,7 @@ double Since(Clock::time_point start) {
 }
 
 // Like `timef demo`: a committed corpus is kept (a version is never rewritten) and reported.
-int Write(const std::string& size, const std::string& dir) {
+int Write(const std::string& size, const std::string& dir, int threads) {
   const std::filesystem::path committed = std::filesystem::path(dir) / "bench" / "ecg" / "1.0.0";
   if (std::filesystem::exists(committed / "manifest.json")) {
     std::cerr << "bench/ecg@1.0.0 is already committed\n";
@@ -34,7 +35,7 @@ int Write(const std::string& size, const std::string& dir) {
   auto corpus = timef::bench::BuildCorpus(timef::bench::CorpusKind::kEcg,
                                           timef::bench::ParseCorpusSize(size), 42);
   timef::WriteOptions options;
-  options.threads = 2;
+  options.threads = threads;
   auto result = timef::WriteRelease(*corpus.dataset, corpus.card, dir, options);
   std::cout << result.release_dir.string() << "\n";
   return 0;
@@ -83,9 +84,11 @@ int Measure(const std::string& release, const std::string& ids_file, int repeats
 int main(int argc, char** argv) {
   try {
     std::string cmd = argc > 1 ? argv[1] : "";
-    if (cmd == "write" && argc == 4) return Write(argv[2], argv[3]);
+    if (cmd == "write" && (argc == 4 || argc == 5)) {
+      return Write(argv[2], argv[3], argc == 5 ? std::stoi(argv[4]) : 2);
+    }
     if (cmd == "measure" && argc == 5) return Measure(argv[2], argv[3], std::stoi(argv[4]));
-    std::cerr << "usage: timef_python_peer write SIZE DIR | measure RELEASE IDS_FILE REPEATS\n";
+    std::cerr << "usage: timef_python_peer write SIZE DIR [THREADS] | measure RELEASE IDS_FILE REPEATS\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "timef_python_peer: " << e.what() << "\n";

@@ -196,6 +196,26 @@ bool IsSupportedCodec(CompressionCodec codec) {
   }
 }
 
+std::uint64_t MaxCompressedSize(CompressionCodec codec, std::uint64_t input_size) {
+  switch (codec) {
+    case CompressionCodec::kUncompressed:
+      return input_size;
+    case CompressionCodec::kSnappy:
+      return snappy::MaxCompressedLength(input_size);
+    case CompressionCodec::kGzip:
+      // zlib's bound is for its own 6-byte wrapper; the gzip one takes 18.
+      return compressBound(static_cast<uLong>(input_size)) + 12;
+    case CompressionCodec::kZstd:
+      return ZSTD_compressBound(input_size);
+    case CompressionCodec::kLz4Raw:
+      return input_size > LZ4_MAX_INPUT_SIZE
+                 ? input_size + input_size / 255 + 16
+                 : static_cast<std::uint64_t>(LZ4_compressBound(static_cast<int>(input_size)));
+    default:
+      throw ValidationError("compression codec " + ToString(codec) + " is not supported");
+  }
+}
+
 void CheckDecompressedSize(CompressionCodec codec, std::int64_t compressed_size,
                            std::int64_t uncompressed_size) {
   if (compressed_size < 0 || uncompressed_size < 0) {

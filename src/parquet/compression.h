@@ -29,6 +29,10 @@ bool IsSupportedCodec(CompressionCodec codec);
 void Compress(CompressionCodec codec, std::span<const std::byte> input, int level,
               std::vector<std::byte>& out);
 
+// The most bytes Compress can append for `input_size` bytes of input with `codec` (the codec
+// library's own bound). Throws timef::ValidationError for an unsupported codec.
+std::uint64_t MaxCompressedSize(CompressionCodec codec, std::uint64_t input_size);
+
 // Throws DecodeError when a page of `compressed_size` bytes cannot plausibly decompress to
 // `uncompressed_size` bytes with `codec`: negative sizes, more than kMaxUncompressedPageSize, or
 // more than the codec's maximum expansion ratio allows (so a lying header cannot make the reader

@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "parquet/writer_column.h"
 
@@ -41,6 +42,14 @@ void Writing(bool& failed, Fn&& fn) {
   }
 }
 
+std::vector<PendingPage*> PagesOf(std::vector<EncodedChunk>& chunks) {
+  std::vector<PendingPage*> pages;
+  for (EncodedChunk& chunk : chunks) {
+    for (PendingPage& page : chunk.pages) pages.push_back(&page);
+  }
+  return pages;
+}
+
 }  // namespace
 
 FileWriter::FileWriter(OutputStream& out, std::vector<ColumnDescriptor> schema,
@@ -57,6 +66,7 @@ FileWriter::FileWriter(OutputStream& out, std::vector<ColumnDescriptor> schema,
     columns_.push_back(std::make_unique<ColumnChunkWriter>(schema_[i], column_options, options_));
   }
   Writing(failed_, [&] { WriteText(out_, kMagic); });
+  stored_bytes_at_most_ = static_cast<std::int64_t>(out_.position());
 }
 
 FileWriter::~FileWriter() = default;
@@ -92,28 +102,83 @@ void FileWriter::FlushRowGroup() {
     }
   }
   if (!any) return;
+  std::vector<EncodedChunk> chunks;
+  chunks.reserve(columns_.size());
   Writing(failed_, [&] {
-    RowGroup group;
-    group.num_rows = rows;
-    group.file_offset = static_cast<std::int64_t>(out_.position());
-    std::int64_t compressed = 0;
-    auto& column_indexes = column_indexes_.emplace_back();
-    auto& offset_indexes = offset_indexes_.emplace_back();
-    for (auto& column : columns_) {
-      WrittenChunk written = column->Flush(out_, compressors_);
-      group.total_byte_size += written.chunk.meta_data->total_uncompressed_size;
-      compressed += written.chunk.meta_data->total_compressed_size;
-      group.columns.push_back(std::move(written.chunk));
-      column_indexes.push_back(std::move(written.column_index));
-      offset_indexes.push_back(std::move(written.offset_index));
-    }
-    group.total_compressed_size = compressed;
-    if (row_groups_.size() <= static_cast<std::size_t>(std::numeric_limits<std::int16_t>::max())) {
-      group.ordinal = static_cast<std::int16_t>(row_groups_.size());
-    }
-    row_groups_.push_back(std::move(group));
-    num_rows_ += rows;
+    for (auto& column : columns_) chunks.push_back(column->Encode(compressors_.codec()));
   });
+  // The previous row group was compressed while this one was staged and encoded.
+  FinishStoring();
+  ++num_row_groups_;
+  num_rows_ += rows;
+  if (options_.compression_threads <= 1) {
+    Writing(failed_, [&] {
+      compressors_.CompressAll(PagesOf(chunks), options_.name);
+      StoreRowGroup(chunks, rows);
+    });
+    stored_bytes_at_most_ = static_cast<std::int64_t>(out_.position());
+    return;
+  }
+  std::int64_t at_most = static_cast<std::int64_t>(out_.position());
+  for (const EncodedChunk& chunk : chunks) {
+    for (const PendingPage& page : chunk.pages) at_most += compressors_.StoredBytesAtMost(page);
+  }
+  stored_bytes_at_most_ = at_most;
+  in_flight_ = std::make_unique<InFlight>(std::move(chunks), options_.name);
+  storing_ = std::jthread([this, rows, flight = in_flight_.get()] {
+    try {
+      // The last compressor is left to the caller, who helps once it waits (FinishStoring).
+      compressors_.Run(flight->job, 0, compressors_.threads() - 1);
+      flight->job.Wait();
+      StoreRowGroup(flight->chunks, rows);
+    } catch (...) {
+      store_failure_ = std::current_exception();
+    }
+  });
+}
+
+FileWriter::InFlight::InFlight(std::vector<EncodedChunk> encoded, const std::string& output_name)
+    : chunks(std::move(encoded)), pages(PagesOf(chunks)), job(pages, output_name) {}
+
+void FileWriter::StoreRowGroup(std::vector<EncodedChunk>& chunks, std::int64_t rows) {
+  RowGroup group;
+  group.num_rows = rows;
+  group.file_offset = static_cast<std::int64_t>(out_.position());
+  std::int64_t compressed = 0;
+  auto& column_indexes = column_indexes_.emplace_back();
+  auto& offset_indexes = offset_indexes_.emplace_back();
+  PageSink sink(out_);
+  for (EncodedChunk& chunk : chunks) {
+    WrittenChunk written = StoreChunk(chunk, sink);
+    group.total_byte_size += written.chunk.meta_data->total_uncompressed_size;
+    compressed += written.chunk.meta_data->total_compressed_size;
+    group.columns.push_back(std::move(written.chunk));
+    column_indexes.push_back(std::move(written.column_index));
+    offset_indexes.push_back(std::move(written.offset_index));
+  }
+  group.total_compressed_size = compressed;
+  if (row_groups_.size() <= static_cast<std::size_t>(std::numeric_limits<std::int16_t>::max())) {
+    group.ordinal = static_cast<std::int16_t>(row_groups_.size());
+  }
+  row_groups_.push_back(std::move(group));
+}
+
+void FileWriter::FinishStoring() {
+  if (!storing_.joinable()) return;
+  in_flight_->job.Work(compressors_.compressor(compressors_.threads() - 1));
+  storing_.join();
+  in_flight_.reset();
+  stored_bytes_at_most_ = static_cast<std::int64_t>(out_.position());
+  if (store_failure_) {
+    failed_ = true;
+    std::rethrow_exception(std::exchange(store_failure_, nullptr));
+  }
+}
+
+std::int64_t FileWriter::StoredBytes() {
+  if (failed_) throw std::logic_error("parquet writer: unusable after an earlier failure");
+  FinishStoring();
+  return static_cast<std::int64_t>(out_.position());
 }
 
 void FileWriter::AddKeyValue(std::string key, std::optional<std::string> value) {
@@ -151,6 +216,7 @@ const FileMetaData& FileWriter::Close() {
   if (metadata_) return *metadata_;
   CheckUsable();
   FlushRowGroup();
+  FinishStoring();
   Writing(failed_, [&] {
     WritePageIndex();
     FileMetaData metadata;

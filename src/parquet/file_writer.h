@@ -14,18 +14,29 @@
 // statistics and an OffsetIndex, and a ColumnIndex unless writer_column.h says otherwise. The
 // output depends only on the input and the options (and the codec library's version).
 //
+// Threads: with options.compression_threads = 1 everything runs on the calling thread. With more,
+// FlushRowGroup encodes the row group on the calling thread and returns while a background thread
+// compresses its pages (with compression_threads - 2 helpers) and writes them; the next
+// FlushRowGroup, StoredBytes or Close first helps compress what is left of it on the calling
+// thread, then waits for it. So compression_threads threads work at a time, one row group at most
+// is in flight, and the file is byte-identical for every thread count. Until Close returns, the stream belongs
+// to the writer: do not touch `out` (not even position()) in between. The writer itself is not
+// thread-safe.
+//
 // Misuse (a batch that does not fit its column, unequal row counts, ...) throws
 // timef::ValidationError naming the column and leaves the writer as it was. A failure while
 // writing (the stream's, or a row too large for one page header) leaves a partial file and the
-// writer unusable: later calls throw std::logic_error. Close() flushes the stream but does not
-// close it.
+// writer unusable: later calls throw std::logic_error. A failure of the background thread is
+// thrown by the next call that waits for it. Close() flushes the stream but does not close it.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "parquet/column_data.h"
@@ -39,6 +50,7 @@
 namespace timef::parquet {
 
 class ColumnChunkWriter;
+struct EncodedChunk;
 struct WrittenChunk;
 
 class FileWriter {
@@ -57,11 +69,18 @@ class FileWriter {
   // Rows column `column` has received since the last flush.
   std::int64_t pending_rows(std::size_t column) const;
 
-  // Writes the open row group; a no-op when no column has rows. Throws ValidationError when the
-  // columns' row counts differ.
+  // Writes the open row group (in the background with several threads, see above); a no-op when
+  // no column has rows. Throws ValidationError when the columns' row counts differ.
   void FlushRowGroup();
-  std::int64_t num_row_groups() const { return static_cast<std::int64_t>(row_groups_.size()); }
+  // Row groups and rows flushed so far (stored or still in flight).
+  std::int64_t num_row_groups() const { return num_row_groups_; }
   std::int64_t num_rows() const { return num_rows_; }
+
+  // Bytes written to the stream with every flushed row group stored: waits for the one in flight.
+  std::int64_t StoredBytes();
+  // Never less than StoredBytes() and never waits: exact when nothing is in flight, else the
+  // stored bytes plus the most the row group in flight can take (codec bounds, headers).
+  std::int64_t StoredBytesAtMost() const { return stored_bytes_at_most_; }
 
   // Adds a key-value pair to the footer (after options.key_value_metadata), until Close.
   void AddKeyValue(std::string key, std::optional<std::string> value);
@@ -73,6 +92,20 @@ class FileWriter {
 
  private:
   void CheckUsable() const;
+  // The row group being compressed and written in the background, and its pages as one batch.
+  struct InFlight {
+    InFlight(std::vector<EncodedChunk> encoded, const std::string& output_name);
+    std::vector<EncodedChunk> chunks;
+    std::vector<PendingPage*> pages;
+    CompressionJob job;
+  };
+
+  // Writes and records one encoded row group whose pages are compressed (on the background thread
+  // when there is one).
+  void StoreRowGroup(std::vector<EncodedChunk>& chunks, std::int64_t rows);
+  // Helps compress the row group in flight, waits for it to be written and rethrows its failure
+  // (the writer is then unusable).
+  void FinishStoring();
   void WritePageIndex();
 
   OutputStream& out_;
@@ -86,8 +119,14 @@ class FileWriter {
   std::vector<std::vector<OffsetIndex>> offset_indexes_;
   std::vector<KeyValue> key_values_;
   std::int64_t num_rows_ = 0;
+  std::int64_t num_row_groups_ = 0;
+  std::int64_t stored_bytes_at_most_ = 0;
   bool failed_ = false;
   std::optional<FileMetaData> metadata_;
+  std::exception_ptr store_failure_;  // set by the background thread, read after joining it
+  std::unique_ptr<InFlight> in_flight_;
+  // Last member: destroyed (joined) first, while everything the thread touches still exists.
+  std::jthread storing_;
 };
 
 }  // namespace timef::parquet

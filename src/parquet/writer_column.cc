@@ -326,7 +326,7 @@ ValueBounds ColumnChunkWriter::PageBounds(const Extent& page) const {
                           stage_.fixed_values().subspan(begin * width_, count * width_));
 }
 
-WrittenChunk ColumnChunkWriter::Flush(OutputStream& out, PageCompressors& compressors) {
+EncodedChunk ColumnChunkWriter::Encode(CompressionCodec codec) {
   const ColumnDescriptor& column = stage_.column();
   const bool dictionary = stage_.dictionary_encoded();
   const Encoding encoding = stage_.encoding();
@@ -335,12 +335,14 @@ WrittenChunk ColumnChunkWriter::Flush(OutputStream& out, PageCompressors& compre
   ColumnMetaData meta;
   meta.type = column.physical_type;
   meta.path_in_schema = StandardPathInSchema(column);
-  meta.codec = compressors.codec();
+  meta.codec = codec;
   std::vector<PageEncodingStats> encoding_stats;
 
-  // Encode every page of the chunk first (the dictionary page leads), then compress them all at
-  // once, possibly on several threads, then write them in order.
-  std::vector<PendingPage> pages;
+  // Every page of the chunk, the dictionary page first; the file writer compresses and stores them
+  // (StoreChunk).
+  EncodedChunk result;
+  std::vector<PendingPage>& pages = result.pages;
+  result.has_dictionary_page = dictionary;
   if (dictionary) {
     const std::size_t entries = stage_.dictionary_size();
     // Width 1 at least, as most writers do, so that no reader meets a zero-width index stream.
@@ -352,11 +354,10 @@ WrittenChunk ColumnChunkWriter::Flush(OutputStream& out, PageCompressors& compre
     encoding_stats.push_back({PageType::kDictionaryPage, Encoding::kPlain, 1});
   }
 
-  WrittenChunk result;
   ColumnIndex index;
   bool index_valid = stats_kind_ != StatsKind::kNone;
   ValueBounds chunk_bounds;
-  std::vector<std::int64_t> first_rows;  // of each data page
+  std::vector<std::int64_t>& first_rows = result.first_rows;
   Cursor cursor;
   while (cursor.row < stage_.num_rows()) {
     const Extent extent = NextPage(cursor);
@@ -377,7 +378,7 @@ WrittenChunk ColumnChunkWriter::Flush(OutputStream& out, PageCompressors& compre
       pages.push_back(MakeDataPageV2(
           body_, static_cast<std::int32_t>(repetition_.size()), values_, num_levels, num_nulls,
           static_cast<std::int32_t>(extent.row_end - extent.row_begin), encoding,
-          compressors.codec() != CompressionCodec::kUncompressed, output_name_, column.name));
+          codec != CompressionCodec::kUncompressed, output_name_, column.name));
     }
     first_rows.push_back(extent.row_begin);
     meta.num_values += extent.num_levels;
@@ -408,22 +409,6 @@ WrittenChunk ColumnChunkWriter::Flush(OutputStream& out, PageCompressors& compre
   }
   const auto data_pages = static_cast<std::int32_t>(first_rows.size());
 
-  compressors.CompressAll(pages, output_name_, column.name);
-  PageSink sink(out);
-  for (std::size_t i = 0; i < pages.size(); ++i) {
-    const WrittenPage page = sink.Emit(pages[i]);
-    meta.total_uncompressed_size += page.header_bytes + page.uncompressed_bytes;
-    meta.total_compressed_size += page.total_bytes();
-    if (dictionary && i == 0) {
-      meta.dictionary_page_offset = page.offset;
-      continue;
-    }
-    const std::size_t data_index = dictionary ? i - 1 : i;
-    if (data_index == 0) meta.data_page_offset = page.offset;
-    result.offset_index.page_locations.push_back(
-        {page.offset, static_cast<std::int32_t>(page.total_bytes()), first_rows[data_index]});
-  }
-
   Statistics statistics;
   statistics.null_count = meta.num_values - stage_.num_values();
   if (floating) statistics.nan_count = chunk_bounds.nan_count;
@@ -453,12 +438,34 @@ WrittenChunk ColumnChunkWriter::Flush(OutputStream& out, PageCompressors& compre
   if (index_valid) {
     index.boundary_order =
         ComputeBoundaryOrder(stats_kind_, index.null_pages, index.min_values, index.max_values);
-    result.column_index = std::move(index);
+    result.metadata.column_index = std::move(index);
   }
-  result.chunk.file_offset = 0;
-  result.chunk.meta_data = std::move(meta);
+  result.metadata.chunk.file_offset = 0;
+  result.metadata.chunk.meta_data = std::move(meta);
   stage_.Reset();
   return result;
+}
+
+WrittenChunk StoreChunk(EncodedChunk& encoded, PageSink& sink) {
+  WrittenChunk& result = encoded.metadata;
+  ColumnMetaData& meta = *result.chunk.meta_data;
+  const bool dictionary = encoded.has_dictionary_page;
+  for (std::size_t i = 0; i < encoded.pages.size(); ++i) {
+    const WrittenPage page = sink.Emit(encoded.pages[i]);
+    meta.total_uncompressed_size += page.header_bytes + page.uncompressed_bytes;
+    meta.total_compressed_size += page.total_bytes();
+    if (dictionary && i == 0) {
+      meta.dictionary_page_offset = page.offset;
+      continue;
+    }
+    const std::size_t data_index = dictionary ? i - 1 : i;
+    if (data_index == 0) meta.data_page_offset = page.offset;
+    result.offset_index.page_locations.push_back({page.offset,
+                                                  static_cast<std::int32_t>(page.total_bytes()),
+                                                  encoded.first_rows[data_index]});
+  }
+  encoded.pages.clear();
+  return std::move(result);
 }
 
 }  // namespace timef::parquet

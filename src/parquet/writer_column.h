@@ -1,6 +1,7 @@
 // One column of the file writer: stages the rows of the open row group (writer_stage.h) and, on
-// flush, writes them as a column chunk: an optional dictionary page, then data pages that each
-// hold whole rows only, with their statistics, and returns the chunk's metadata and page index.
+// flush, encodes them as a column chunk: an optional dictionary page, then data pages that each
+// hold whole rows only, with their statistics and page index. The file writer compresses the
+// pages (writer_page.h) and StoreChunk writes them and completes the chunk's metadata.
 //
 // A page is closed before a row that would push its estimated uncompressed size past the target,
 // unless it is still empty. The estimate is an upper bound of the real size for PLAIN,
@@ -36,6 +37,19 @@ struct WrittenChunk {
   OffsetIndex offset_index;
 };
 
+// A column chunk encoded but not yet stored. `metadata` lacks what only storing tells: the pages'
+// offsets and stored sizes (meta_data's offsets and totals, offset_index's page locations).
+struct EncodedChunk {
+  WrittenChunk metadata;
+  std::vector<PendingPage> pages;  // the dictionary page first when there is one
+  bool has_dictionary_page = false;
+  std::vector<std::int64_t> first_rows;  // first row of each data page
+};
+
+// Writes the compressed pages of `encoded` in order through `sink` and returns its completed
+// metadata and page index; `encoded` is left without pages.
+WrittenChunk StoreChunk(EncodedChunk& encoded, PageSink& sink);
+
 class ColumnChunkWriter {
  public:
   ColumnChunkWriter(const ColumnDescriptor& column, const ColumnWriteOptions& column_options,
@@ -45,8 +59,9 @@ class ColumnChunkWriter {
   std::int64_t num_rows() const { return stage_.num_rows(); }
   const ColumnDescriptor& column() const { return stage_.column(); }
 
-  // Writes the staged rows as one column chunk at the output's position and clears the stage.
-  WrittenChunk Flush(OutputStream& out, PageCompressors& compressors);
+  // Encodes the staged rows as one column chunk of a file compressed with `codec` and clears the
+  // stage.
+  EncodedChunk Encode(CompressionCodec codec);
 
  private:
   struct Extent;  // the rows, slots, values and levels of one page

@@ -41,8 +41,9 @@ struct WriterOptions {
   // UNCOMPRESSED, ZSTD, SNAPPY, GZIP or LZ4_RAW; every page (dictionary and data) uses it.
   CompressionCodec compression = CompressionCodec::kZstd;
   int compression_level = 19;  // ZSTD 1..22 (negative = fast modes, 0 = library default)
-  // Threads that compress the pages of each column chunk (1 = the calling thread alone). The file
-  // is byte-identical for every value.
+  // Threads that compress pages (1 = the calling thread alone). With more, a flushed row group is
+  // compressed and written in the background while the caller stages the next (file_writer.h).
+  // The file is byte-identical for every value.
   int compression_threads = 1;
   // A data page is closed before a row that would push its estimated uncompressed size past this
   // (unless the page is still empty, so one large row makes one page).

@@ -1,5 +1,6 @@
 #include "parquet/writer_page.h"
 
+#include <algorithm>
 #include <atomic>
 #include <exception>
 #include <limits>
@@ -22,8 +23,7 @@ std::int32_t CheckedSize(std::size_t size, const std::string& output_name,
   return static_cast<std::int32_t>(size);
 }
 
-void CompressOne(PendingPage& page, Compressor& compressor, const std::string& output_name,
-                 const std::string& column_name) {
+void CompressOne(PendingPage& page, Compressor& compressor, const std::string& output_name) {
   page.stored.clear();
   page.stored.insert(page.stored.end(), page.stored_prefix.begin(), page.stored_prefix.end());
   if (compressor.codec() == CompressionCodec::kUncompressed) {
@@ -31,7 +31,8 @@ void CompressOne(PendingPage& page, Compressor& compressor, const std::string& o
   } else {
     compressor.Compress(page.body, page.stored);
   }
-  page.header.compressed_page_size = CheckedSize(page.stored.size(), output_name, column_name);
+  page.header.compressed_page_size =
+      CheckedSize(page.stored.size(), output_name, page.column_name);
   page.header.crc = CrcToThrift(Crc32(page.stored));
   // The uncompressed bytes are not needed once stored; give the memory back early.
   std::vector<std::byte>().swap(page.body);
@@ -43,6 +44,7 @@ void CompressOne(PendingPage& page, Compressor& compressor, const std::string& o
 PendingPage MakeDictionaryPage(std::span<const std::byte> body, std::int32_t num_entries,
                                const std::string& output_name, const std::string& column_name) {
   PendingPage page;
+  page.column_name = column_name;
   page.header.type = PageType::kDictionaryPage;
   page.header.uncompressed_page_size = CheckedSize(body.size(), output_name, column_name);
   DictionaryPageHeader dictionary;
@@ -57,6 +59,7 @@ PendingPage MakeDataPageV1(std::span<const std::byte> body, std::int32_t num_val
                            Encoding encoding, const std::string& output_name,
                            const std::string& column_name) {
   PendingPage page;
+  page.column_name = column_name;
   page.header.type = PageType::kDataPage;
   page.header.uncompressed_page_size = CheckedSize(body.size(), output_name, column_name);
   DataPageHeader data;
@@ -75,6 +78,7 @@ PendingPage MakeDataPageV2(std::span<const std::byte> levels, std::int32_t repet
                            bool compressed, const std::string& output_name,
                            const std::string& column_name) {
   PendingPage page;
+  page.column_name = column_name;
   page.header.type = PageType::kDataPageV2;
   page.header.uncompressed_page_size =
       CheckedSize(levels.size() + values.size(), output_name, column_name);
@@ -101,36 +105,59 @@ PageCompressors::PageCompressors(CompressionCodec codec, int level, int threads)
   for (int i = 0; i < threads; ++i) compressors_.emplace_back(codec, level);
 }
 
-void PageCompressors::CompressAll(std::span<PendingPage> pages, const std::string& output_name,
-                                  const std::string& column_name) {
-  const std::size_t workers = std::min(compressors_.size(), pages.size());
-  if (workers <= 1) {
-    for (PendingPage& page : pages) {
-      CompressOne(page, compressors_.front(), output_name, column_name);
-    }
-    return;
-  }
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  auto work = [&](Compressor& compressor) {
-    try {
-      for (std::size_t i = next.fetch_add(1); i < pages.size(); i = next.fetch_add(1)) {
-        CompressOne(pages[i], compressor, output_name, column_name);
+CompressionJob::CompressionJob(std::span<PendingPage* const> pages, std::string output_name)
+    : pages_(pages), output_name_(std::move(output_name)) {}
+
+void CompressionJob::Work(Compressor& compressor) {
+  for (std::size_t i = next_.fetch_add(1); i < pages_.size(); i = next_.fetch_add(1)) {
+    if (!failed_.load(std::memory_order_relaxed)) {
+      try {
+        CompressOne(*pages_[i], compressor, output_name_);
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(failure_mutex_);
+        if (!failure_) failure_ = std::current_exception();
+        failed_.store(true);
       }
-    } catch (...) {
-      const std::lock_guard<std::mutex> lock(failure_mutex);
-      if (!failure) failure = std::current_exception();
-      next.store(pages.size());  // the others stop at their next page
     }
-  };
+    if (settled_.fetch_add(1) + 1 == pages_.size()) settled_.notify_all();
+  }
+}
+
+void CompressionJob::Wait() {
+  for (std::size_t settled = settled_.load(); settled != pages_.size();
+       settled = settled_.load()) {
+    settled_.wait(settled);
+  }
+  const std::lock_guard<std::mutex> lock(failure_mutex_);
+  if (failure_) std::rethrow_exception(failure_);
+}
+
+void PageCompressors::Run(CompressionJob& job, int first, int count) {
   {
     std::vector<std::jthread> helpers;
-    helpers.reserve(workers - 1);
-    for (std::size_t t = 1; t < workers; ++t) helpers.emplace_back(work, std::ref(compressors_[t]));
-    work(compressors_.front());
+    for (int t = 1; t < count; ++t) {
+      helpers.emplace_back([&job, this, first, t] { job.Work(compressor(first + t)); });
+    }
+    job.Work(compressor(first));
   }  // joins the helpers
-  if (failure) std::rethrow_exception(failure);
+}
+
+void PageCompressors::CompressAll(std::span<PendingPage* const> pages,
+                                  const std::string& output_name) {
+  CompressionJob job(pages, output_name);
+  Run(job, 0, static_cast<int>(std::min(compressors_.size(), pages.size())));
+  job.Wait();
+}
+
+std::int64_t PageCompressors::StoredBytesAtMost(const PendingPage& page) const {
+  // The header as it will be written, plus the most its two still unknown fields can add: the
+  // compressed size and the CRC, each an i32 zigzag varint of at most 5 bytes.
+  std::vector<std::byte> header;
+  WriteThrift(page.header, header);
+  constexpr std::int64_t kUnknownFieldBytes = 2 * (1 + 5);
+  return static_cast<std::int64_t>(header.size()) + kUnknownFieldBytes +
+         static_cast<std::int64_t>(page.stored_prefix.size()) +
+         static_cast<std::int64_t>(MaxCompressedSize(codec_, page.body.size()));
 }
 
 WrittenPage PageSink::Emit(const PendingPage& page) {

@@ -186,13 +186,17 @@ std::vector<ChunkLocator> ShardWriter::WriteRowGroup(std::deque<BufferedChunk> c
   return placements;
 }
 
+bool ShardWriter::ReachedBytes(std::int64_t target) {
+  return writer_->StoredBytesAtMost() >= target && writer_->StoredBytes() >= target;
+}
+
 ShardInfo ShardWriter::Close() {
   const parquet::FileMetaData& footer = writer_->Close();
   out_.Close();
   ShardInfo info;
   info.path = value_path_;
   info.spec_type = spec_->spec_type;
-  info.bytes = bytes();
+  info.bytes = static_cast<std::int64_t>(out_.position());
   info.row_groups = static_cast<std::int64_t>(footer.row_groups.size());
   info.rows = footer.num_rows;
   return info;

@@ -33,8 +33,10 @@ class ShardWriter {
   // and returns where each landed, in order.
   std::vector<ChunkLocator> WriteRowGroup(std::deque<BufferedChunk> chunks);
 
-  // Bytes written to the file so far.
-  std::int64_t bytes() const { return static_cast<std::int64_t>(out_.position()); }
+  // Whether the file holds at least `target` bytes with every row group written so far: waits for
+  // a row group still compressing only when the bound of its size says it might matter, so the
+  // answer is the same for every thread count.
+  bool ReachedBytes(std::int64_t target);
 
   // Writes the page index and footer, closes and fsyncs the file.
   ShardInfo Close();

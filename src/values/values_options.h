@@ -18,7 +18,8 @@ struct ValuesOptions {
   // DECIDE §7.2: the writer offers zstd and uncompressed only.
   parquet::CompressionCodec compression = parquet::CompressionCodec::kZstd;
   int compression_level = 19;  // zstd 1..22
-  // Threads compressing the pages of each column chunk; the shards are identical for any count.
+  // Threads compressing pages (with more than one, in the background while the next row group is
+  // loaded); the shards are identical for any count.
   int compression_threads = 1;
   // Global override (card `metadata.value_encoding` or writer option); kAuto = the §7.4 rule.
   manifest::ValueEncodingChoice value_encoding = manifest::ValueEncodingChoice::kAuto;

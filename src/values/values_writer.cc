@@ -162,6 +162,10 @@ class ValuesSession {
 
   void FlushRowGroup() {
     if (row_group_.empty()) return;
+    // A shard that reached its target is closed before the next row group rather than right
+    // after the one that filled it: the same shards, but the previous row group can still be
+    // compressing in the background (FileWriter) while this one was loaded.
+    if (shard_ != nullptr && shard_->ReachedBytes(options_.shard_target_bytes)) CloseShard();
     std::deque<BufferedChunk> chunks = row_group_.Take();
     std::vector<std::int64_t> signal_ids;
     signal_ids.reserve(chunks.size());
@@ -174,7 +178,6 @@ class ValuesSession {
     for (std::size_t i = 0; i < placed.size(); ++i) {
       result_.chunks[signal_ids[i]].push_back(std::move(placed[i]));
     }
-    if (shard_->bytes() >= options_.shard_target_bytes) CloseShard();
   }
 
   void OpenShard() {

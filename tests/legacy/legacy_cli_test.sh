@@ -52,6 +52,14 @@ cmp -s "$scratch/records.out" "$scratch/records_upgraded.out" ||
 run cat_upgraded 0 cat "$scratch/out/legacy/fixture/1.0.0" --signal 1 --steps 0:3
 cmp -s "$scratch/cat.out" "$scratch/cat_upgraded.out" || fail "cat differs after the upgrade"
 
+# Compressing on several threads writes the same values shards.
+run upgrade_threads 0 upgrade "$legacy" --out "$scratch/out-threads" --threads 3
+for shard in "$scratch"/out/legacy/fixture/1.0.0/time_series/*.parquet; do
+  cmp -s "$shard" "$scratch/out-threads/legacy/fixture/1.0.0/time_series/$(basename "$shard")" ||
+    fail "upgrade_threads: $(basename "$shard") differs from the one-thread upgrade"
+done
+run upgrade_threads_zero 2 upgrade "$legacy" --out "$scratch/out-zero" --threads 0
+expect_in upgrade_threads_zero "$scratch/upgrade_threads_zero.err" "from 1 to 256, got '0'"
 run upgrade_again 1 upgrade "$legacy" --out "$scratch/out"
 run upgrade_onto_itself 1 upgrade "$legacy" --out "$scratch/root"
 expect_in upgrade_onto_itself "$scratch/upgrade_onto_itself.err" "legacy release itself"

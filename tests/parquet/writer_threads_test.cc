@@ -1,8 +1,11 @@
 // Compressing pages on several threads changes nothing on disk: for every codec, page version
 // and a mix of column shapes, a file written with compression_threads = 2, 3 or 8 is
-// byte-identical to the one written on the calling thread alone, and it reads back.
+// byte-identical to the one written on the calling thread alone, and it reads back. With several
+// threads a row group is stored in the background: its size bound holds, and a failure there
+// reaches the caller at the next call that waits for it.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <vector>
 
 #include "parquet/file_reader.h"
@@ -69,6 +72,103 @@ TEST(WriterThreadsTest, AnyThreadCountWritesTheSameBytes) {
       }
     }
   }
+}
+
+TEST(WriterThreadsTest, TheSizeBoundOfARowGroupInFlightHoldsForEveryCodec) {
+  const auto schema = Schema();
+  const auto groups = RowGroups(schema);
+  for (const CompressionCodec codec :
+       {CompressionCodec::kZstd, CompressionCodec::kUncompressed, CompressionCodec::kSnappy,
+        CompressionCodec::kGzip, CompressionCodec::kLz4Raw}) {
+    WriterOptions options;
+    options.compression = codec;
+    options.compression_level = codec == CompressionCodec::kZstd ? 3 : 0;
+    options.compression_threads = 2;
+    options.data_page_target_bytes = 2048;
+    MemoryOutputStream out;
+    FileWriter writer(out, schema, options);
+    EXPECT_EQ(writer.StoredBytesAtMost(), 4);  // the leading magic, nothing in flight
+    std::int64_t previous = 4;
+    for (const auto& group : groups) {
+      for (std::size_t c = 0; c < schema.size(); ++c) {
+        const ColumnData data =
+            writer_testing::ToColumnData(schema[c], group[c], schema[c].is_list ? 2 : 0);
+        writer.WriteColumn(c, data.View());
+      }
+      writer.FlushRowGroup();
+      const std::int64_t at_most = writer.StoredBytesAtMost();
+      const std::int64_t stored = writer.StoredBytes();
+      EXPECT_GT(stored, previous) << ToString(codec);
+      EXPECT_LE(stored, at_most) << ToString(codec);
+      EXPECT_EQ(writer.StoredBytesAtMost(), stored) << ToString(codec) << ": nothing in flight";
+      previous = stored;
+    }
+    writer.Close();
+    EXPECT_EQ(writer.num_row_groups(), 3);
+  }
+}
+
+// Accepts `limit` bytes, then fails like a full disk.
+class FullDisk : public OutputStream {
+ public:
+  explicit FullDisk(std::size_t limit) : limit_(limit) {}
+  std::uint64_t position() const override { return written_; }
+  void Write(std::span<const std::byte> bytes) override {
+    if (written_ + bytes.size() > limit_) throw std::runtime_error("disk full");
+    written_ += bytes.size();
+  }
+  void Flush() override {}
+  void Close() override {}
+
+ private:
+  std::size_t limit_;
+  std::size_t written_ = 0;
+};
+
+TEST(WriterThreadsTest, AFailureInTheBackgroundReachesTheNextCallThatWaits) {
+  const auto schema = Schema();
+  const auto groups = RowGroups(schema);
+  WriterOptions options;
+  options.compression_threads = 2;
+  // Room for the magic and part of the first row group: its background store fails.
+  FullDisk out(1000);
+  FileWriter writer(out, schema, options);
+  auto stage = [&](const std::vector<Rows>& group) {
+    for (std::size_t c = 0; c < schema.size(); ++c) {
+      const ColumnData data =
+          writer_testing::ToColumnData(schema[c], group[c], schema[c].is_list ? 2 : 0);
+      writer.WriteColumn(c, data.View());
+    }
+  };
+  stage(groups[0]);
+  writer.FlushRowGroup();  // returns while the row group is stored
+  stage(groups[1]);
+  try {
+    writer.FlushRowGroup();
+    ADD_FAILURE() << "the background failure was lost";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "disk full");
+  }
+  EXPECT_THROW(writer.FlushRowGroup(), std::logic_error);
+  EXPECT_THROW(writer.StoredBytes(), std::logic_error);
+  EXPECT_THROW(writer.Close(), std::logic_error);
+}
+
+TEST(WriterThreadsTest, CloseWaitsForTheRowGroupInFlightAndReportsItsFailure) {
+  const auto schema = Schema();
+  const auto groups = RowGroups(schema);
+  WriterOptions options;
+  options.compression_threads = 3;
+  FullDisk out(1000);
+  FileWriter writer(out, schema, options);
+  for (std::size_t c = 0; c < schema.size(); ++c) {
+    const ColumnData data =
+        writer_testing::ToColumnData(schema[c], groups[0][c], schema[c].is_list ? 2 : 0);
+    writer.WriteColumn(c, data.View());
+  }
+  writer.FlushRowGroup();
+  EXPECT_THROW(writer.Close(), std::runtime_error);
+  EXPECT_FALSE(writer.closed());
 }
 
 TEST(WriterThreadsTest, ThreadCountOutsideItsRangeIsRefused) {

@@ -77,9 +77,11 @@ expect_in edit_again "$scratch/edit_again.err" "already holds a committed versio
 run edit_unknown 1 edit timef/hello-world@1.0.0 --version 2.1.0 --remove-records 99 --root "$root"
 expect_in edit_unknown "$scratch/edit_unknown.err" "99"
 run edit_no_version 2 edit timef/hello-world@1.0.0 --root "$root"
+run edit_bad_threads 2 edit timef/hello-world@1.0.0 --version 2.2.0 --threads 300 --root "$root"
+expect_in edit_bad_threads "$scratch/edit_bad_threads.err" "--threads"
 run edit_bad_version 1 edit timef/hello-world@1.0.0 --version 2.0 --root "$root"
 run derive 0 derive timef/hello-world@1.0.0 --as test/derived@1.0.0 --alias hw --records 2,1 \
-  --with-tasks --root "$root"
+  --with-tasks --threads 2 --root "$root"
 expect_in derive "$scratch/derive.err" "importing 2 records"
 expect_in derive "$scratch/derive.err" "0 own values files"
 run derive_verify 0 verify test/derived --root "$root"

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -46,6 +48,60 @@ std::vector<T> ReadFixed(FileReader& reader, int row_group, const std::string& n
   std::vector<T> out(static_cast<std::size_t>(data.num_rows));
   std::memcpy(out.data(), data.values.data(), out.size() * sizeof(T));
   return out;
+}
+
+std::string FileBytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// With several threads a row group is compressed while the next one loads, and a shard's size is
+// known only once its last row group is stored; the shards (where they split, every byte) must
+// not depend on that.
+TEST(ValuesLayoutTest, ThreadCountsWriteTheSameShards) {
+  auto spec = MakeSpec("a_type", DType::kFloat32);
+  auto write = [&](int threads, const std::filesystem::path& dir) {
+    ValuesOptions options;
+    options.chunk_max_bytes = 4000;
+    options.row_group_target_bytes = 12000;  // 3 chunks per row group
+    options.shard_target_bytes = 30000;      // a few row groups per shard, splits mid-stream
+    options.data_page_target_bytes = 1024;
+    options.compression_level = 3;
+    options.compression_threads = threads;
+    std::vector<SignalInput> inputs;
+    for (int s = 0; s < 12; ++s) {
+      std::vector<float> values(5000);
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        values[i] = static_cast<float>((i * 7919 + static_cast<std::size_t>(s) * 104729) % 4093);
+      }
+      inputs.push_back(MakeInput(s + 1, "sig" + std::to_string(s), spec,
+                                 ValueArray::Of<float>(values)));
+    }
+    std::vector<std::string> events;
+    ValuesResult result = WriteValues(dir, inputs, options, [&](const ShardEvent& event) {
+      events.push_back(event.shard.path + " " + std::to_string(event.values_bytes_done));
+    });
+    return std::make_pair(std::move(result), std::move(events));
+  };
+  ScratchDir one_dir;
+  const auto [one, one_events] = write(1, one_dir.path());
+  ASSERT_GE(one.shards.size(), 3u) << "the budgets must split the values into several shards";
+  EXPECT_GT(one.shards.front().row_groups, 1);
+  for (const int threads : {2, 3}) {
+    ScratchDir dir;
+    const auto [many, many_events] = write(threads, dir.path());
+    EXPECT_EQ(many_events, one_events) << threads << " threads";
+    ASSERT_EQ(many.shards.size(), one.shards.size()) << threads << " threads";
+    for (std::size_t i = 0; i < one.shards.size(); ++i) {
+      EXPECT_EQ(many.shards[i].path, one.shards[i].path);
+      EXPECT_EQ(many.shards[i].bytes, one.shards[i].bytes);
+      EXPECT_EQ(many.shards[i].row_groups, one.shards[i].row_groups);
+      EXPECT_TRUE(FileBytes(dir.path() / many.shards[i].path) ==
+                  FileBytes(one_dir.path() / one.shards[i].path))
+          << many.shards[i].path << " with " << threads << " threads";
+    }
+    EXPECT_EQ(many.chunks, one.chunks);
+  }
 }
 
 TEST(ValuesLayoutTest, RowGroupsAndShardsRotateOnBudgetsAndSpecType) {

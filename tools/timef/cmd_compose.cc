@@ -25,6 +25,7 @@ struct EditArgs {
   std::string version;
   std::vector<int64_t> remove_records;
   std::string values_backend = "parquet";
+  int threads = 1;
 };
 
 struct DeriveArgs {
@@ -34,12 +35,14 @@ struct DeriveArgs {
   std::vector<int64_t> records;  // empty = every record
   bool with_tasks = false;
   std::string values_backend = "parquet";
+  int threads = 1;
 };
 
-// Write options with --values-backend (parquet or zarr, docs/format.md §8) applied.
-WriteOptions BackendOptions(const std::string& backend) {
+// Write options with --values-backend (parquet or zarr, docs/format.md §8) and --threads applied.
+WriteOptions BackendOptions(const std::string& backend, int threads) {
   WriteOptions options;
   options.values_backend = *manifest::ParseValuesBackend(backend);  // checked by CLI11
+  options.threads = threads;
   return options;
 }
 
@@ -96,7 +99,7 @@ int RunEdit(const EditArgs& args) {
   }
   ProgressBar bar;  // draws only when stderr is a terminal
   const WriteResult written =
-      edit.Write(root, WithProgress(bar, BackendOptions(args.values_backend)));
+      edit.Write(root, WithProgress(bar, BackendOptions(args.values_backend, args.threads)));
   bar.Finish();
   PrintWritten(written);
   return kExitOk;
@@ -126,7 +129,7 @@ int RunDerive(const DeriveArgs& args) {
   card.name = card.name + " (derived)";
   ProgressBar bar;
   const WriteResult written =
-      composer.Write(card, root, WithProgress(bar, BackendOptions(args.values_backend)));
+      composer.Write(card, root, WithProgress(bar, BackendOptions(args.values_backend, args.threads)));
   bar.Finish();
   PrintWritten(written);
   return kExitOk;
@@ -149,6 +152,7 @@ void RegisterComposeCommands(CLI::App& app, Action& action) {
       ->delimiter(',')
       ->check(IdNumber());
   AddBackendOption(*edit_cmd, edit->values_backend);
+  AddThreadsOption(*edit_cmd, edit->threads);
   AddRootOption(*edit_cmd);
   edit_cmd->callback([&action, edit] { action = [edit] { return RunEdit(*edit); }; });
 
@@ -167,6 +171,7 @@ void RegisterComposeCommands(CLI::App& app, Action& action) {
                        "Also import the tasks whose inputs are all imported records");
   AddRootOption(*derive_cmd);
   AddBackendOption(*derive_cmd, derive->values_backend);
+  AddThreadsOption(*derive_cmd, derive->threads);
   derive_cmd->callback([&action, derive] { action = [derive] { return RunDerive(*derive); }; });
 }
 

@@ -1,4 +1,4 @@
-// `timef upgrade LEGACY_DIR --out ROOT [--version X.Y.Z]`: rewrite a release of the legacy
+// `timef upgrade LEGACY_DIR --out ROOT [--version X.Y.Z] [--threads N]`: rewrite a release of the legacy
 // Parquet-control layout as a native release (docs/format.md §15).
 #include <fmt/core.h>
 
@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands.h"
+#include "options.h"
 #include "progress.h"
 #include "timef/legacy.h"
 
@@ -17,13 +18,15 @@ struct UpgradeArgs {
   std::string legacy;
   std::string out;
   std::optional<std::string> version;
+  int threads = 1;
 };
 
 int RunUpgrade(const UpgradeArgs& args) {
   ProgressBar bar;  // draws only when stderr is a terminal
   UpgradeOptions options;
   options.version = args.version;
-  options.write = WithProgress(bar);
+  options.write.threads = args.threads;
+  options.write = WithProgress(bar, options.write);
   // Each warning once, on its own stderr line.
   options.warn = [&bar](const std::string& warning) {
     bar.Finish();
@@ -54,6 +57,7 @@ void RegisterLegacyCommands(CLI::App& app, Action& action) {
       ->required();
   upgrade->add_option("--version", args->version,
                       "Version to write (x.y.z; default: the legacy version)");
+  AddThreadsOption(*upgrade, args->threads);
   upgrade->callback([&action, args] { action = [args] { return RunUpgrade(*args); }; });
 }
 

@@ -30,6 +30,24 @@ CLI::Validator IdNumber() {
       "", "ID");
 }
 
+void AddThreadsOption(CLI::App& command, int& threads) {
+  command
+      .add_option("--threads", threads,
+                  "Threads that compress values pages, 1..256 (default 1); the release's bytes "
+                  "are the same for any count")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            int value = 0;
+            const char* end = text.data() + text.size();
+            auto [ptr, error] = std::from_chars(text.data(), end, value);
+            if (text.empty() || error != std::errc() || ptr != end || value < 1 || value > 256) {
+              return "expected a whole number from 1 to 256, got '" + text + "'";
+            }
+            return "";
+          },
+          "", "1..256"));
+}
+
 void AddFormatOption(CLI::App& command, OutputFormat& format) {
   const std::map<std::string, OutputFormat> names{{"text", OutputFormat::kText},
                                                   {"json", OutputFormat::kJson}};

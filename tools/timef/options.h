@@ -13,6 +13,9 @@ CLI::Validator WholeNumberAtLeast(int64_t min);
 // A dataset ID: a whole number >= 1.
 CLI::Validator IdNumber();
 
+// --threads N (1..256, default 1) for the commands that write a release: WriteOptions::threads.
+void AddThreadsOption(CLI::App& command, int& threads);
+
 // --format text|json (default text).
 void AddFormatOption(CLI::App& command, OutputFormat& format);
 
