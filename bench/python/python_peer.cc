@@ -88,7 +88,8 @@ int main(int argc, char** argv) {
       return Write(argv[2], argv[3], argc == 5 ? std::stoi(argv[4]) : 2);
     }
     if (cmd == "measure" && argc == 5) return Measure(argv[2], argv[3], std::stoi(argv[4]));
-    std::cerr << "usage: timef_python_peer write SIZE DIR [THREADS] | measure RELEASE IDS_FILE REPEATS\n";
+    std::cerr
+        << "usage: timef_python_peer write SIZE DIR [THREADS] | measure RELEASE IDS_FILE REPEATS\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "timef_python_peer: " << e.what() << "\n";

@@ -19,9 +19,9 @@
 // compresses its pages (with compression_threads - 2 helpers) and writes them; the next
 // FlushRowGroup, StoredBytes or Close first helps compress what is left of it on the calling
 // thread, then waits for it. So compression_threads threads work at a time, one row group at most
-// is in flight, and the file is byte-identical for every thread count. Until Close returns, the stream belongs
-// to the writer: do not touch `out` (not even position()) in between. The writer itself is not
-// thread-safe.
+// is in flight, and the file is byte-identical for every thread count. Until Close returns, the
+// stream belongs to the writer: do not touch `out` (not even position()) in between. The writer
+// itself is not thread-safe.
 //
 // Misuse (a batch that does not fit its column, unequal row counts, ...) throws
 // timef::ValidationError naming the column and leaves the writer as it was. A failure while

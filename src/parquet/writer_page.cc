@@ -31,8 +31,7 @@ void CompressOne(PendingPage& page, Compressor& compressor, const std::string& o
   } else {
     compressor.Compress(page.body, page.stored);
   }
-  page.header.compressed_page_size =
-      CheckedSize(page.stored.size(), output_name, page.column_name);
+  page.header.compressed_page_size = CheckedSize(page.stored.size(), output_name, page.column_name);
   page.header.crc = CrcToThrift(Crc32(page.stored));
   // The uncompressed bytes are not needed once stored; give the memory back early.
   std::vector<std::byte>().swap(page.body);
@@ -124,8 +123,7 @@ void CompressionJob::Work(Compressor& compressor) {
 }
 
 void CompressionJob::Wait() {
-  for (std::size_t settled = settled_.load(); settled != pages_.size();
-       settled = settled_.load()) {
+  for (std::size_t settled = settled_.load(); settled != pages_.size(); settled = settled_.load()) {
     settled_.wait(settled);
   }
   const std::lock_guard<std::mutex> lock(failure_mutex_);

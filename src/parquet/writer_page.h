@@ -12,9 +12,9 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <mutex>
-#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>

@@ -74,8 +74,8 @@ TEST(ValuesLayoutTest, ThreadCountsWriteTheSameShards) {
       for (std::size_t i = 0; i < values.size(); ++i) {
         values[i] = static_cast<float>((i * 7919 + static_cast<std::size_t>(s) * 104729) % 4093);
       }
-      inputs.push_back(MakeInput(s + 1, "sig" + std::to_string(s), spec,
-                                 ValueArray::Of<float>(values)));
+      inputs.push_back(
+          MakeInput(s + 1, "sig" + std::to_string(s), spec, ValueArray::Of<float>(values)));
     }
     std::vector<std::string> events;
     ValuesResult result = WriteValues(dir, inputs, options, [&](const ShardEvent& event) {

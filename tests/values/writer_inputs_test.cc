@@ -5,6 +5,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "core/paths.h"
 #include "values_test_support.h"
 
 namespace timef::values {
@@ -88,6 +89,43 @@ TEST(ValuesWriterInputsTest, LoaderFailurePropagates) {
   } catch (const std::runtime_error& error) {
     EXPECT_STREQ(error.what(), "source unreadable");
   }
+}
+
+// With several threads a row group is still being compressed when the next loader fails: the
+// loader's exception comes out and the writer in flight is torn down safely (ASan build).
+TEST(ValuesWriterInputsTest, LoaderFailureWithARowGroupInFlightPropagates) {
+  ScratchDir dir;
+  auto spec = MakeSpec("f", DType::kFloat32);
+  std::vector<SignalInput> inputs;
+  for (int s = 0; s < 4; ++s) {
+    std::vector<float> values(3000);
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 977 + s);
+    inputs.push_back(
+        MakeInput(s + 1, "s" + std::to_string(s), spec, ValueArray::Of<float>(values)));
+  }
+  SignalInput failing;
+  failing.signal_id = 5;
+  failing.name = "s9";  // sorts last
+  failing.spec = spec;
+  failing.n_values = 3000;
+  failing.load = []() -> std::shared_ptr<const ValueArray> {
+    throw std::runtime_error("source unreadable");
+  };
+  inputs.push_back(failing);
+  ValuesOptions options;
+  options.chunk_max_bytes = 4000;
+  options.row_group_target_bytes = 8000;
+  options.compression_threads = 2;
+  // Decided up front, so that row groups are flushed as they fill (no measurement window).
+  options.value_encoding = manifest::ValueEncodingChoice::kDictionary;
+  try {
+    WriteValues(dir.path(), inputs, options);
+    FAIL() << "expected the loader's exception";
+  } catch (const std::runtime_error& error) {
+    EXPECT_STREQ(error.what(), "source unreadable");
+  }
+  // Row groups were flushed before the failure: a shard had been opened.
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / PartPath(kValuesShardTemplate, 0)));
 }
 
 TEST(ValuesWriterInputsTest, BadInputsAreValidationErrors) {

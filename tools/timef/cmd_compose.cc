@@ -128,8 +128,8 @@ int RunDerive(const DeriveArgs& args) {
   card.parents.clear();
   card.name = card.name + " (derived)";
   ProgressBar bar;
-  const WriteResult written =
-      composer.Write(card, root, WithProgress(bar, BackendOptions(args.values_backend, args.threads)));
+  const WriteResult written = composer.Write(
+      card, root, WithProgress(bar, BackendOptions(args.values_backend, args.threads)));
   bar.Finish();
   PrintWritten(written);
   return kExitOk;

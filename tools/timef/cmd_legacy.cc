@@ -1,5 +1,5 @@
-// `timef upgrade LEGACY_DIR --out ROOT [--version X.Y.Z] [--threads N]`: rewrite a release of the legacy
-// Parquet-control layout as a native release (docs/format.md §15).
+// `timef upgrade LEGACY_DIR --out ROOT [--version X.Y.Z] [--threads N]`: rewrite a release of the
+// legacy Parquet-control layout as a native release (docs/format.md §15).
 #include <fmt/core.h>
 
 #include <memory>
