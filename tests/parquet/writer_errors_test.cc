@@ -180,26 +180,9 @@ TEST(WriterErrorsTest, BadBatchesAreRejectedAndTheWriterStaysUsable) {
   EXPECT_THROW(writer.FlushRowGroup(), std::logic_error);
 }
 
-// Accepts `limit` bytes, then fails like a full disk.
-class FailingStream : public OutputStream {
- public:
-  explicit FailingStream(std::size_t limit) : limit_(limit) {}
-  std::uint64_t position() const override { return written_; }
-  void Write(std::span<const std::byte> bytes) override {
-    if (written_ + bytes.size() > limit_) throw std::runtime_error("disk full");
-    written_ += bytes.size();
-  }
-  void Flush() override {}
-  void Close() override {}
-
- private:
-  std::size_t limit_;
-  std::size_t written_ = 0;
-};
-
 TEST(WriterErrorsTest, AStreamFailureLeavesTheWriterUnusable) {
   const ColumnDescriptor column = Column("a", Type::kInt64);
-  FailingStream out(10);
+  writer_testing::FailingStream out(10);
   FileWriter writer(out, {column});
   Rows rows;
   for (int i = 0; i < 1000; ++i) rows.push_back(Cell{true, {Raw<std::int64_t>(i)}});

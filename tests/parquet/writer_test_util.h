@@ -232,16 +232,39 @@ inline Rows RandomRows(const ColumnDescriptor& column, std::size_t n, std::uint6
 
 // ---- Writing ----
 
+// Accepts `limit` bytes, then fails like a full disk.
+class FailingStream : public OutputStream {
+ public:
+  explicit FailingStream(std::size_t limit) : limit_(limit) {}
+  std::uint64_t position() const override { return written_; }
+  void Write(std::span<const std::byte> bytes) override {
+    if (written_ + bytes.size() > limit_) throw std::runtime_error("disk full");
+    written_ += bytes.size();
+  }
+  void Flush() override {}
+  void Close() override {}
+
+ private:
+  std::size_t limit_;
+  std::size_t written_ = 0;
+};
+
+// Hands one row group's rows (`group[c]` for column c) to `writer`, lists in two batches.
+inline void StageRowGroup(FileWriter& writer, const std::vector<ColumnDescriptor>& schema,
+                          const std::vector<Rows>& group) {
+  for (std::size_t c = 0; c < schema.size(); ++c) {
+    const ColumnData data = ToColumnData(schema[c], group[c], schema[c].is_list ? 2 : 0);
+    writer.WriteColumn(c, data.View());
+  }
+}
+
 inline std::vector<std::byte> WriteFile(const std::vector<ColumnDescriptor>& schema,
                                         const std::vector<std::vector<Rows>>& row_groups,
                                         const WriterOptions& options) {
   MemoryOutputStream out;
   FileWriter writer(out, schema, options);
   for (const auto& group : row_groups) {
-    for (std::size_t c = 0; c < schema.size(); ++c) {
-      const ColumnData data = ToColumnData(schema[c], group[c], schema[c].is_list ? 2 : 0);
-      writer.WriteColumn(c, data.View());
-    }
+    StageRowGroup(writer, schema, group);
     writer.FlushRowGroup();
   }
   writer.Close();

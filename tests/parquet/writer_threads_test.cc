@@ -16,8 +16,10 @@ namespace timef::parquet {
 namespace {
 
 using writer_testing::Column;
+using writer_testing::FailingStream;
 using writer_testing::RandomRows;
 using writer_testing::Rows;
+using writer_testing::StageRowGroup;
 using writer_testing::WriteFile;
 
 std::vector<ColumnDescriptor> Schema() {
@@ -90,11 +92,7 @@ TEST(WriterThreadsTest, TheSizeBoundOfARowGroupInFlightHoldsForEveryCodec) {
     EXPECT_EQ(writer.StoredBytesAtMost(), 4);  // the leading magic, nothing in flight
     std::int64_t previous = 4;
     for (const auto& group : groups) {
-      for (std::size_t c = 0; c < schema.size(); ++c) {
-        const ColumnData data =
-            writer_testing::ToColumnData(schema[c], group[c], schema[c].is_list ? 2 : 0);
-        writer.WriteColumn(c, data.View());
-      }
+      StageRowGroup(writer, schema, group);
       writer.FlushRowGroup();
       const std::int64_t at_most = writer.StoredBytesAtMost();
       const std::int64_t stored = writer.StoredBytes();
@@ -108,41 +106,17 @@ TEST(WriterThreadsTest, TheSizeBoundOfARowGroupInFlightHoldsForEveryCodec) {
   }
 }
 
-// Accepts `limit` bytes, then fails like a full disk.
-class FullDisk : public OutputStream {
- public:
-  explicit FullDisk(std::size_t limit) : limit_(limit) {}
-  std::uint64_t position() const override { return written_; }
-  void Write(std::span<const std::byte> bytes) override {
-    if (written_ + bytes.size() > limit_) throw std::runtime_error("disk full");
-    written_ += bytes.size();
-  }
-  void Flush() override {}
-  void Close() override {}
-
- private:
-  std::size_t limit_;
-  std::size_t written_ = 0;
-};
-
 TEST(WriterThreadsTest, AFailureInTheBackgroundReachesTheNextCallThatWaits) {
   const auto schema = Schema();
   const auto groups = RowGroups(schema);
   WriterOptions options;
   options.compression_threads = 2;
   // Room for the magic and part of the first row group: its background store fails.
-  FullDisk out(1000);
+  FailingStream out(1000);
   FileWriter writer(out, schema, options);
-  auto stage = [&](const std::vector<Rows>& group) {
-    for (std::size_t c = 0; c < schema.size(); ++c) {
-      const ColumnData data =
-          writer_testing::ToColumnData(schema[c], group[c], schema[c].is_list ? 2 : 0);
-      writer.WriteColumn(c, data.View());
-    }
-  };
-  stage(groups[0]);
+  StageRowGroup(writer, schema, groups[0]);
   writer.FlushRowGroup();  // returns while the row group is stored
-  stage(groups[1]);
+  StageRowGroup(writer, schema, groups[1]);
   try {
     writer.FlushRowGroup();
     ADD_FAILURE() << "the background failure was lost";
@@ -159,13 +133,9 @@ TEST(WriterThreadsTest, CloseWaitsForTheRowGroupInFlightAndReportsItsFailure) {
   const auto groups = RowGroups(schema);
   WriterOptions options;
   options.compression_threads = 3;
-  FullDisk out(1000);
+  FailingStream out(1000);
   FileWriter writer(out, schema, options);
-  for (std::size_t c = 0; c < schema.size(); ++c) {
-    const ColumnData data =
-        writer_testing::ToColumnData(schema[c], groups[0][c], schema[c].is_list ? 2 : 0);
-    writer.WriteColumn(c, data.View());
-  }
+  StageRowGroup(writer, schema, groups[0]);
   writer.FlushRowGroup();
   EXPECT_THROW(writer.Close(), std::runtime_error);
   EXPECT_FALSE(writer.closed());
