@@ -53,6 +53,17 @@ class HashIndex {
 uint64_t HashWord(uint64_t word);
 uint64_t HashBytes(std::span<const std::byte> bytes);
 
+// dst[i] = dict[index[i]], i < n, with each index < 2^31 and within dict: the gather of a
+// dictionary decode. kBest picks the widest instructions this CPU has; the others are exposed so
+// that a test compares each path the CPU can run against the scalar one.
+enum class GatherPath { kBest, kScalar, kAvx2, kAvx512 };
+// False when this build or CPU cannot run `path`.
+bool GatherPathAvailable(GatherPath path);
+void Gather32(const uint32_t* dict, const uint32_t* index, uint32_t* dst, size_t n,
+              GatherPath path = GatherPath::kBest);
+void Gather64(const uint64_t* dict, const uint32_t* index, uint64_t* dst, size_t n,
+              GatherPath path = GatherPath::kBest);
+
 }  // namespace encoding_internal
 
 // T is int32_t, int64_t, float or double.

@@ -53,6 +53,40 @@ TEST(EncodingDictionary, NumbersRoundTrip) {
   }
 }
 
+// Each gather path this CPU can run (the wide ones only where it has AVX2 / AVX-512; the scalar
+// path and the default choice always) gives what the scalar loop gives, for lengths around the
+// vector widths and with indices up to the last dictionary entry.
+TEST(EncodingDictionary, EveryGatherPathTheCpuRunsMatchesTheScalarLoop) {
+  using encoding_internal::GatherPath;
+  std::mt19937_64 rng(7);
+  std::vector<uint32_t> dict32(4099);
+  std::vector<uint64_t> dict64(dict32.size());
+  for (auto& v : dict32) v = static_cast<uint32_t>(rng());
+  for (auto& v : dict64) v = rng();
+  int paths_run = 0;
+  for (GatherPath path :
+       {GatherPath::kBest, GatherPath::kScalar, GatherPath::kAvx2, GatherPath::kAvx512}) {
+    if (!encoding_internal::GatherPathAvailable(path)) continue;
+    ++paths_run;
+    for (size_t n : {0u, 1u, 7u, 8u, 9u, 15u, 16u, 17u, 1000u, 1024u}) {
+      std::vector<uint32_t> index(n);
+      for (auto& i : index) i = static_cast<uint32_t>(rng() % dict32.size());
+      if (n > 0) index.back() = static_cast<uint32_t>(dict32.size() - 1);
+      std::vector<uint32_t> got32(n + 1, 0xDEADBEEF), want32(n + 1, 0xDEADBEEF);
+      std::vector<uint64_t> got64(n + 1, 42), want64(n + 1, 42);
+      encoding_internal::Gather32(dict32.data(), index.data(), got32.data(), n, path);
+      encoding_internal::Gather64(dict64.data(), index.data(), got64.data(), n, path);
+      for (size_t i = 0; i < n; ++i) {
+        want32[i] = dict32[index[i]];
+        want64[i] = dict64[index[i]];
+      }
+      EXPECT_EQ(got32, want32) << static_cast<int>(path) << " n=" << n;  // no write past n
+      EXPECT_EQ(got64, want64) << static_cast<int>(path) << " n=" << n;
+    }
+  }
+  EXPECT_GE(paths_run, 2);
+}
+
 TEST(EncodingDictionary, FloatsAreKeyedByBitPattern) {
   const double nan_a = std::bit_cast<double>(uint64_t{0x7FF8000000000001});
   const double nan_b = std::bit_cast<double>(uint64_t{0x7FF8000000000002});
