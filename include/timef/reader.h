@@ -12,10 +12,12 @@
 //
 // Threading: a Reader is used by one thread at a time (open one per thread for parallel
 // requests). Lazy handles may be used from any thread, concurrently with each other and with
-// their Reader's requests and Close(): the file state they share is behind one lock per reader,
-// so reads through the handles of one reader are serialized (use one Reader per thread to decode
-// in parallel). Across fork() the catalog connection closes and reopens on the next request, in
-// parent and child.
+// their Reader's requests and Close(): a value read takes one of the reader's
+// ReaderOptions::decode_threads decode lanes (each behind its own lock), so up to that many reads
+// through the handles of one reader decode at once and the rest wait; payload text and offsets
+// reads share one lock per reader. Batch reads decode on that many threads by themselves
+// (ReaderOptions::decode_threads). Across fork() the catalog connection closes and reopens on the
+// next request, in parent and child.
 //
 // Errors (docs/format.md §12): ValidationError for bad arguments, NotFoundError naming every
 // unknown ID ("<table>: <id column>: no <kind> with ID 7, 9"), FormatError (naming the table and
@@ -138,6 +140,14 @@ struct ReaderOptions {
   // lookup. IterRecords batches use it too; task reads and ReadDataset do not. 0 keeps none.
   // Close() empties it.
   std::int64_t catalog_cache_bytes = std::int64_t{128} << 20;
+  // Threads that decode stored values at once (1..256, else ValidationError at Open): a batch read
+  // (Reader::LoadValues; IterRecords, GetRecords, GetSignals and task reads whose LoadPlan loads
+  // signal values) cuts its signals into this many runs in their order and decodes the runs at
+  // once, the calling thread taking the first; lazy handles used from several threads decode on up
+  // to this many at once. Each thread decodes through its own lane (open shards, parked pages,
+  // scratch); the decoded dictionaries are shared (docs/architecture.md "Decode lanes"). The
+  // values are the same for any count.
+  int decode_threads = 1;
 };
 
 // A signal's stored values found through the reader's compact locator index, without building its
@@ -289,7 +299,10 @@ class Reader {
   // Record IDs in stored read order.
   std::vector<std::int64_t> RecordIds();
   // Records in read order, or the given IDs in the caller's order (NotFoundError naming every
-  // unknown ID before the first batch).
+  // unknown ID before the first batch). With an eager values plan and
+  // ReaderOptions::decode_threads > 1 the stream runs one batch ahead: once a batch is handed out,
+  // the next is built and its values decode on the decode threads while the caller works, so two
+  // batches are held; an error building the next batch is thrown by the following Next().
   RecordStream IterRecords(const RecordQuery& query = {});
 
   std::vector<std::shared_ptr<model::Task>> ReadTasks(const TaskQuery& query = {});
@@ -334,6 +347,13 @@ class Reader {
   std::vector<SignalValuesRef> GetSignalValues(std::initializer_list<std::int64_t> ids) {
     return GetSignalValues(std::span<const std::int64_t>(ids.begin(), ids.size()));
   }
+  // The values of `refs`, in their order: a batch decoded on up to ReaderOptions::decode_threads
+  // threads, cut into runs in the refs' order (give a scan's refs in read order: a run decodes
+  // each page once). Refs of another reader are loaded through their own handles on this thread.
+  // Error naming the signal of a ref without values (before anything is decoded); any other
+  // failure is thrown once every thread has stopped, the earliest run's first.
+  std::vector<std::shared_ptr<const model::ValueArray>> LoadValues(
+      std::span<const SignalValuesRef> refs);
 
   std::shared_ptr<model::Task> GetTask(std::int64_t id,
                                        std::optional<model::TaskType> type = std::nullopt,

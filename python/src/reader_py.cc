@@ -192,16 +192,18 @@ void BindReader(py::module_& m) {
       .def_static(
           "open",
           [](const std::string& path, std::optional<std::string> sources_root,
-             std::int64_t index_all_chunks, std::int64_t catalog_cache_bytes) {
+             std::int64_t index_all_chunks, std::int64_t catalog_cache_bytes, int decode_threads) {
             ReaderOptions options;
             options.index_all_chunks = index_all_chunks;
             options.catalog_cache_bytes = catalog_cache_bytes;
+            options.decode_threads = decode_threads;
             if (sources_root) options.sources_root = *sources_root;
             return Reader::Open(path, options);
           },
           py::arg("path"), py::arg("sources_root") = py::none(),
           py::arg("index_all_chunks") = ReaderOptions{}.index_all_chunks,
-          py::arg("catalog_cache_bytes") = ReaderOptions{}.catalog_cache_bytes, Guard())
+          py::arg("catalog_cache_bytes") = ReaderOptions{}.catalog_cache_bytes,
+          py::arg("decode_threads") = ReaderOptions{}.decode_threads, Guard())
       .def_property_readonly("path", [](const Reader& r) { return r.path().string(); })
       .def_property_readonly(
           "manifest",
@@ -311,6 +313,23 @@ void BindReader(py::module_& m) {
           "get_signal_values_many",
           [](Reader& r, std::vector<std::int64_t> ids) { return r.GetSignalValues(ids); },
           py::arg("ids"), Guard())
+      .def(
+          "load_values",
+          [](Reader& r, std::vector<std::int64_t> ids) {
+            std::vector<SignalValuesRef> refs;
+            std::vector<std::shared_ptr<const model::ValueArray>> values;
+            {
+              py::gil_scoped_release release;
+              refs = r.GetSignalValues(ids);
+              values = r.LoadValues(refs);
+            }
+            py::list out;
+            for (std::size_t i = 0; i < refs.size(); ++i) {
+              out.append(ValuesToNumpy(std::move(values[i]), refs[i].spec()));
+            }
+            return out;
+          },
+          py::arg("ids"))
       .def("read_task_table", TableOfTasks<&Reader::ReadTaskTable>)
       .def("read_target_table", TableOfTasks<&Reader::ReadTargetTable>)
       .def("read_annotation_table",

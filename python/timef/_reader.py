@@ -72,31 +72,39 @@ def _check_parent(parent):
 class TimeFReader:
     """Reads one committed release. Use as a context manager; close() releases open files."""
 
-    def __init__(self, native, sources_root=None, catalog_cache_bytes=None):
+    def __init__(self, native, sources_root=None, catalog_cache_bytes=None, decode_threads=None):
         self._r = native
         self._sources_root = sources_root
         self._catalog_cache_bytes = catalog_cache_bytes
+        self._decode_threads = decode_threads
 
     @classmethod
-    def open(cls, version_dir, *, sources_root=None, catalog_cache_bytes=None):
+    def open(cls, version_dir, *, sources_root=None, catalog_cache_bytes=None,
+             decode_threads=None):
         """Opens the release in ``version_dir``: checks the manifest and every file's presence and
         size, then each payload source (found below ``sources_root``, by default the registry
         root holding the release) and its pinned files. Hashes nothing, opens no catalog.
 
         ``catalog_cache_bytes`` bounds the catalog rows that lookups of records and signals by ID
         (``get``, ``get_many``) keep in memory after the first one, so later lookups run no SQL
-        (default 128 MiB; 0 keeps none)."""
+        (default 128 MiB; 0 keeps none).
+
+        ``decode_threads`` (1 to 256, default 1): threads that decode values at once in a batch
+        read (``load_values``, and reads whose ``load`` plan loads signal values). The values are
+        the same for any count."""
         import os
         root = None if sources_root is None else os.fspath(sources_root)
-        return cls(cls._native(os.fspath(version_dir), root, catalog_cache_bytes), root,
-                   catalog_cache_bytes)
+        return cls(cls._native(os.fspath(version_dir), root, catalog_cache_bytes, decode_threads),
+                   root, catalog_cache_bytes, decode_threads)
 
     @staticmethod
-    def _native(path, sources_root, catalog_cache_bytes):
-        if catalog_cache_bytes is None:
-            return _timef.Reader.open(path, sources_root)
-        return _timef.Reader.open(path, sources_root,
-                                  catalog_cache_bytes=int(catalog_cache_bytes))
+    def _native(path, sources_root, catalog_cache_bytes, decode_threads=None):
+        options = {}
+        if catalog_cache_bytes is not None:
+            options["catalog_cache_bytes"] = int(catalog_cache_bytes)
+        if decode_threads is not None:
+            options["decode_threads"] = int(decode_threads)
+        return _timef.Reader.open(path, sources_root, **options)
 
     def __enter__(self):
         return self
@@ -108,12 +116,15 @@ class TimeFReader:
     def __getstate__(self):
         # Pickled (e.g. into a spawned DataLoader worker) as its path: the copy reopens.
         return {"path": self.path, "sources_root": self._sources_root,
-                "catalog_cache_bytes": self._catalog_cache_bytes}
+                "catalog_cache_bytes": self._catalog_cache_bytes,
+                "decode_threads": self._decode_threads}
 
     def __setstate__(self, state):
         self._sources_root = state.get("sources_root")
         self._catalog_cache_bytes = state.get("catalog_cache_bytes")
-        self._r = self._native(state["path"], self._sources_root, self._catalog_cache_bytes)
+        self._decode_threads = state.get("decode_threads")
+        self._r = self._native(state["path"], self._sources_root, self._catalog_cache_bytes,
+                               self._decode_threads)
 
     @property
     def path(self):
@@ -233,6 +244,12 @@ class TimeFReader:
     def signal_values(self, id):
         """A signal's values by ID without building its record (the fastest path to an array)."""
         return self._r.get_signal_values(_check_id(id))
+
+    def load_values(self, ids):
+        """The values of many signals by ID, as numpy arrays in the order given, decoded on the
+        reader's ``decode_threads`` threads (pass IDs in storage order, e.g. a record's signals
+        in turn, and each lane decodes each page once). NotFoundError names every unknown ID."""
+        return self._r.load_values(_check_ids(ids))
 
     def read_task_table(self, *, inputs=None, split=None, required_modalities=None,
                         supported_modalities=None, task_type=None):

@@ -1,5 +1,5 @@
 // HydrateGraph::LoadValues: the signal_chunks rows of a batch, checked (§6.4) and handed to the
-// ValueResolver.
+// ValueResolver, signal by signal, then the batch as a whole (FinishValues).
 #include <string>
 
 #include "catalog/chunk_rows.h"
@@ -41,6 +41,7 @@ void HydrateGraph::LoadValues(const std::vector<int64_t>& signal_keys,
     }
   }
   finish();
+  values.FinishValues();
 }
 
 }  // namespace timef::catalog

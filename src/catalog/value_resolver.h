@@ -33,6 +33,10 @@ class ValueResolver {
   // names it in messages.
   virtual model::Text Text(const TextLocator& locator, int64_t text_key) const = 0;
   virtual model::TextList TextList(const TextLocator& locator, int64_t text_key) const = 0;
+  // Called after Values() has been called for every signal of a hydration batch, before any of
+  // the batch's objects is handed out: a resolver may defer loading the values to here and load
+  // them together (the reader decodes them on several threads). Default: nothing.
+  virtual void FinishValues() const {}
 };
 
 }  // namespace timef::catalog

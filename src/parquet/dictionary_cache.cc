@@ -17,6 +17,7 @@ std::size_t DictionaryCache::KeyHash::operator()(const Key& k) const {
 }
 
 std::shared_ptr<const Dictionary> DictionaryCache::Find(const Key& key) {
+  std::lock_guard lock(mutex_);
   auto it = index_.find(key);
   if (it == index_.end()) {
     ++stats_.misses;
@@ -28,6 +29,7 @@ std::shared_ptr<const Dictionary> DictionaryCache::Find(const Key& key) {
 }
 
 void DictionaryCache::Put(const Key& key, std::shared_ptr<const Dictionary> dictionary) {
+  std::lock_guard lock(mutex_);
   if (auto it = index_.find(key); it != index_.end()) Evict(it->second);
   const std::size_t bytes = dictionary->bytes();
   if (bytes > budget_) return;
@@ -47,6 +49,7 @@ void DictionaryCache::Evict(List::iterator it) {
 }
 
 void DictionaryCache::EraseFile(std::uint64_t file) {
+  std::lock_guard lock(mutex_);
   for (auto it = lru_.begin(); it != lru_.end();) {
     auto next = std::next(it);
     if (it->key.file == file) Evict(it);
@@ -55,12 +58,14 @@ void DictionaryCache::EraseFile(std::uint64_t file) {
 }
 
 void DictionaryCache::Clear() {
+  std::lock_guard lock(mutex_);
   lru_.clear();
   index_.clear();
   bytes_ = 0;
 }
 
 DictionaryCacheStats DictionaryCache::stats() const {
+  std::lock_guard lock(mutex_);
   DictionaryCacheStats out = stats_;
   out.entries = lru_.size();
   out.bytes = bytes_;

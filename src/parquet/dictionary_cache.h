@@ -4,14 +4,16 @@
 // readers that jump between row groups keep the decoded dictionaries here.
 //
 // Ownership: the cache shares each dictionary with the decoder using it (shared_ptr), so evicting
-// an entry never frees a dictionary a page decode still reads. Threading: not thread-safe; every
-// FileReader given the same cache must be used by one thread at a time (the FileReader's own rule).
+// an entry never frees a dictionary a page decode still reads. Threading: thread-safe (one lock
+// held for the map update of each call only), so readers decoding on several threads may share
+// one cache; two threads missing the same key both decode it and the later Put replaces the first.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <list>
 #include <memory>
+#include <mutex>
 #include <unordered_map>
 
 #include "parquet/reader_values.h"
@@ -70,6 +72,7 @@ class DictionaryCache {
   void Evict(List::iterator it);
 
   std::size_t budget_;
+  mutable std::mutex mutex_;  // guards the members below
   std::size_t bytes_ = 0;
   List lru_;
   std::unordered_map<Key, List::iterator, KeyHash> index_;

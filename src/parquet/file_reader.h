@@ -30,9 +30,9 @@ struct ReaderOptions {
   bool use_page_index = true;
   // Check the CRC of every page that is decoded, when its header carries one.
   bool verify_crc = true;
-  // Where decoded dictionaries are kept across reads (shared by the readers given it, which must
-  // then be used by one thread at a time); null keeps only the last chunk's dictionary. A reader
-  // drops its entries when it is destroyed.
+  // Where decoded dictionaries are kept across reads (shared by the readers given it, which may
+  // run on different threads: the cache locks itself); null keeps only the last chunk's
+  // dictionary. A reader drops its entries when it is destroyed.
   std::shared_ptr<DictionaryCache> dictionary_cache;
 };
 

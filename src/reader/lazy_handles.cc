@@ -25,13 +25,17 @@ std::vector<StoredFilePin> LazySignalValues::StoredPins() const {
 }
 
 std::shared_ptr<const model::ValueArray> LazySignalValues::Load() const {
-  if (chunks_.size() == 1) {
-    return std::make_shared<const model::ValueArray>(state_->ReadChunk(chunks_[0], *spec_));
+  return std::make_shared<const model::ValueArray>(state_->ReadSignal(chunks_, *spec_));
+}
+
+void SignalBatch::Fill() {
+  job_.Wait();
+  for (std::size_t i = 0; i < loaded_.size(); ++i) {
+    if (loaded_[i]) loaded_[i]->Fill(std::move(values_[i]));
   }
-  std::vector<model::ValueArray> parts;
-  parts.reserve(chunks_.size());
-  for (const values::ChunkRef& chunk : chunks_) parts.push_back(state_->ReadChunk(chunk, *spec_));
-  return std::make_shared<const model::ValueArray>(values::ConcatValues(spec_->dtype, parts));
+  signals_.clear();
+  loaded_.clear();
+  values_.clear();
 }
 
 model::ValueArray LazySignalValues::ReadSteps(std::int64_t begin, std::int64_t end,

@@ -10,6 +10,7 @@
 
 #include "manifest/stored_payload.h"
 #include "payload/payload_reader.h"
+#include "reader/decode_lanes.h"
 #include "timef/model.h"
 #include "values/chunk_reader.h"
 
@@ -30,6 +31,7 @@ class LazySignalValues final : public model::SignalValues, public StoredChunks {
                               std::int64_t step_width) const override;
   bool is_loaded() const override { return false; }
   const std::vector<values::ChunkRef>& chunks() const { return chunks_; }
+  const model::Spec& spec() const { return *spec_; }
   std::vector<ChunkLocator> StoredChunkLocators() const override;
   std::vector<StoredFilePin> StoredPins() const override;
   // The reader state this handle keeps alive (tests check with it that the state is freed).
@@ -43,14 +45,27 @@ class LazySignalValues final : public model::SignalValues, public StoredChunks {
 };
 
 // Values a read loaded eagerly, which still know where they are stored (the pins are taken at
-// construction: a loaded object keeps no reader state).
+// construction: a loaded object keeps no reader state once filled). A batch read builds them
+// pending, from their lazy handle, and fills them (SignalBatch::Fill) before it hands them out; a
+// pending one that was never filled (a hydration that failed half way) decodes on Load().
 class LoadedStoredValues final : public model::SignalValues, public StoredChunks {
  public:
   LoadedStoredValues(std::shared_ptr<const model::ValueArray> values,
                      std::vector<ChunkLocator> stored, std::vector<StoredFilePin> pins)
       : values_(std::move(values)), stored_(std::move(stored)), pins_(std::move(pins)) {}
-  std::shared_ptr<const model::ValueArray> Load() const override { return values_; }
-  bool is_loaded() const override { return true; }
+  explicit LoadedStoredValues(std::shared_ptr<const LazySignalValues> pending)
+      : stored_(pending->StoredChunkLocators()),
+        pins_(pending->StoredPins()),
+        pending_(std::move(pending)) {}
+  // Not thread-safe: called before the object is shared. Lets go of the reader state.
+  void Fill(std::shared_ptr<const model::ValueArray> values) {
+    values_ = std::move(values);
+    pending_.reset();
+  }
+  std::shared_ptr<const model::ValueArray> Load() const override {
+    return values_ ? values_ : pending_->Load();
+  }
+  bool is_loaded() const override { return values_ != nullptr; }
   std::vector<ChunkLocator> StoredChunkLocators() const override { return stored_; }
   std::vector<StoredFilePin> StoredPins() const override { return pins_; }
 
@@ -58,6 +73,38 @@ class LoadedStoredValues final : public model::SignalValues, public StoredChunks
   std::shared_ptr<const model::ValueArray> values_;
   std::vector<ChunkLocator> stored_;
   std::vector<StoredFilePin> pins_;
+  std::shared_ptr<const LazySignalValues> pending_;  // until filled
+};
+
+// The values of a batch of lazy handles of one reader, decoded together on its decode lanes
+// (ReaderState::StartSignals): Add() every handle, start the batch once, Wait(), then take the
+// values (Value) or hand them to the objects waiting for them (Fill). Add and Fill are for the
+// thread that owns the batch; Wait and Value may be called from any thread once it is started.
+// Destroying a batch waits for its decoding.
+class SignalBatch {
+ public:
+  // `loaded`, when given, is filled with the handle's values by Fill(). Returns the item's index.
+  std::size_t Add(std::shared_ptr<const LazySignalValues> signal,
+                  std::shared_ptr<LoadedStoredValues> loaded = nullptr) {
+    signals_.push_back(std::move(signal));
+    loaded_.push_back(std::move(loaded));
+    return signals_.size() - 1;
+  }
+  std::size_t size() const { return signals_.size(); }
+  // Blocks until the batch is decoded; rethrows the failure of the earliest run that failed.
+  void Wait() { job_.Wait(); }
+  // Item `i`'s values. REQUIRES: Wait() returned.
+  const std::shared_ptr<const model::ValueArray>& Value(std::size_t i) const { return values_[i]; }
+  // Wait(), then gives each item's LoadedStoredValues its values and lets go of the handles (and
+  // with them of the reader state).
+  void Fill();
+
+ private:
+  friend class ReaderState;
+  std::vector<std::shared_ptr<const LazySignalValues>> signals_;
+  std::vector<std::shared_ptr<LoadedStoredValues>> loaded_;
+  std::vector<std::shared_ptr<const model::ValueArray>> values_;
+  DecodeJob job_;  // last: waits before the vectors go
 };
 
 // Reads the axis's offsets on the first Load(), checks them (count, digest, order, first/last)

@@ -50,8 +50,33 @@ std::shared_ptr<const model::SignalValues> ReadResolver::Values(
                                                        std::move(chunks));
   if (plan_.signal_values == Loading::kLazy) return lazy;
   // Loaded values keep where they are stored, so that a writer still reuses them.
-  return std::make_shared<const LoadedStoredValues>(lazy->Load(), lazy->StoredChunkLocators(),
-                                                    lazy->StoredPins());
+  if (!collecting_) collecting_ = std::make_shared<SignalBatch>();
+  auto loaded = std::make_shared<LoadedStoredValues>(lazy);
+  collecting_->Add(std::move(lazy), loaded);
+  return loaded;
+}
+
+void ReadResolver::FinishValues() const {
+  if (!collecting_) return;
+  std::shared_ptr<SignalBatch> batch = std::move(collecting_);
+  collecting_.reset();
+  state_->StartSignals(*batch, /*caller_runs_first=*/!run_ahead_);
+  if (run_ahead_) {
+    started_.push_back(std::move(batch));
+  } else {
+    batch->Fill();
+  }
+}
+
+std::shared_ptr<ReadResolver> ReadResolver::RunningAhead(std::shared_ptr<ReaderState> state,
+                                                         LoadPlan plan) {
+  auto resolver = std::make_shared<ReadResolver>(std::move(state), plan);
+  resolver->run_ahead_ = true;
+  return resolver;
+}
+
+std::vector<std::shared_ptr<SignalBatch>> ReadResolver::TakeStarted() const {
+  return std::exchange(started_, {});
 }
 
 std::shared_ptr<const model::TimeOffsets> ReadResolver::Offsets(const OffsetsLocator& locator,

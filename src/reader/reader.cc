@@ -3,6 +3,8 @@
 #include "timef/reader.h"
 
 #include <algorithm>
+#include <exception>
+#include <functional>
 #include <limits>
 #include <map>
 #include <unordered_map>
@@ -10,6 +12,8 @@
 
 #include "catalog/hydrate.h"
 #include "catalog/lookup.h"
+#include "reader/lazy_handles.h"
+#include "reader/read_resolver.h"
 #include "reader/reader_state.h"
 #include "timef/error.h"
 
@@ -39,6 +43,10 @@ class WantedSignalsResolver final : public catalog::ValueResolver {
   }
   model::TextList TextList(const TextLocator& locator, int64_t text_key) const override {
     return lazy_->TextList(locator, text_key);
+  }
+  void FinishValues() const override {
+    lazy_->FinishValues();
+    planned_->FinishValues();
   }
 
  private:
@@ -137,9 +145,57 @@ std::vector<std::int64_t> Reader::RecordIds() {
   return catalog::RecordIdsInReadOrder(lease.connection());
 }
 
+namespace {
+
+using BuildBatch =
+    std::function<std::optional<RecordStream::Batch>(catalog::CatalogHydrator& hydrator)>;
+
+// IterRecords with an eager values plan and several decode threads: the lanes decode the values of
+// batch i + 1 while the caller works on batch i (docs/architecture.md "Decode lanes"), so the
+// stream holds two batches. A failure to build the next batch is thrown by the call after the one
+// that returns the current batch.
+RecordStream RunningAhead(std::shared_ptr<ReaderState> state, const LoadPlan& plan,
+                          BuildBatch build) {
+  struct Ahead {
+    RecordStream::Batch records;
+    std::vector<std::shared_ptr<SignalBatch>> decoding;
+  };
+  std::shared_ptr<const ReadResolver> resolver = ReadResolver::RunningAhead(state, plan);
+  auto next_batch = [state, resolver, build = std::move(build)]() -> std::optional<Ahead> {
+    catalog::CatalogLease lease = state->Lease();
+    catalog::CatalogHydrator hydrator = state->Hydrator(lease.connection(), resolver);
+    std::optional<RecordStream::Batch> records = build(hydrator);
+    std::vector<std::shared_ptr<SignalBatch>> decoding = resolver->TakeStarted();
+    if (!records) return std::nullopt;
+    return Ahead{std::move(*records), std::move(decoding)};
+  };
+  return RecordStream(
+      [next_batch, primed = false, ahead = std::optional<Ahead>(),
+       failure = std::exception_ptr()]() mutable -> std::optional<RecordStream::Batch> {
+        if (failure) std::rethrow_exception(failure);
+        if (!primed) {
+          ahead = next_batch();
+          primed = true;
+        }
+        if (!ahead) return std::nullopt;
+        Ahead current = std::move(*ahead);
+        try {
+          ahead = next_batch();
+        } catch (...) {
+          ahead.reset();
+          failure = std::current_exception();
+        }
+        for (const auto& batch : current.decoding) batch->Fill();
+        return std::move(current.records);
+      });
+}
+
+}  // namespace
+
 RecordStream Reader::IterRecords(const RecordQuery& query) {
   CheckBatchSize(query.batch_size, "IterRecords");
   std::shared_ptr<ReaderState> state = state_;
+  const bool run_ahead = query.load.signal_values == Loading::kEager && state->decode_threads() > 1;
   if (query.ids) {
     if (query.ids->empty()) return RecordStream(nullptr);
     CheckIds(*query.ids, "record");
@@ -148,6 +204,19 @@ RecordStream Reader::IterRecords(const RecordQuery& query) {
       catalog::CheckRecordIds(lease.connection(), *query.ids);
     }
     auto ids = std::make_shared<const std::vector<std::int64_t>>(*query.ids);
+    if (run_ahead) {
+      return RunningAhead(
+          state, query.load,
+          [ids, batch_size = query.batch_size, next = std::size_t{0}](
+              catalog::CatalogHydrator& hydrator) mutable -> std::optional<RecordStream::Batch> {
+            if (next >= ids->size()) return std::nullopt;
+            const std::size_t count =
+                std::min<std::size_t>(ids->size() - next, static_cast<std::size_t>(batch_size));
+            std::span<const std::int64_t> slice(ids->data() + next, count);
+            next += count;
+            return hydrator.RecordsById(slice);
+          });
+    }
     return RecordStream(
         [state, ids, query, next = std::size_t{0}]() mutable -> std::optional<RecordStream::Batch> {
           if (next >= ids->size()) return std::nullopt;
@@ -157,6 +226,19 @@ RecordStream Reader::IterRecords(const RecordQuery& query) {
           next += count;
           catalog::CatalogLease lease = state->Lease();
           return state->Hydrator(lease.connection(), query.load).RecordsById(slice);
+        });
+  }
+  if (run_ahead) {
+    return RunningAhead(
+        state, query.load,
+        [batch_size = query.batch_size, next = std::int64_t{0},
+         total = std::optional<std::int64_t>()](
+            catalog::CatalogHydrator& hydrator) mutable -> std::optional<RecordStream::Batch> {
+          if (!total) total = hydrator.RecordCount();
+          if (next >= *total) return std::nullopt;
+          RecordStream::Batch batch = hydrator.RecordsInReadOrder(next, batch_size);
+          next += batch_size;
+          return batch;
         });
   }
   return RecordStream(

@@ -15,6 +15,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
+int CheckedDecodeThreads(int threads) {
+  if (threads < 1 || threads > 256) {
+    throw ValidationError({.object = "ReaderOptions", .where = "decode_threads"},
+                          "decode threads go from 1 to 256, got " + std::to_string(threads));
+  }
+  return threads;
+}
+
 catalog::CatalogIdentity IdentityOf(const manifest::Manifest& m) {
   catalog::CatalogIdentity identity{m.dataset_id, m.metadata.dataset_version, {}};
   for (const auto& p : m.metadata.parents) {
@@ -33,8 +41,8 @@ ReaderState::ReaderState(fs::path release_dir, manifest::Manifest manifest, Read
       sources_(std::move(sources)),
       row_cache_(std::make_shared<catalog::CatalogRowCache>(
           std::max<std::int64_t>(0, options_.catalog_cache_bytes))),
-      chunks_(
-          static_cast<std::size_t>(std::max<std::int64_t>(0, options_.dictionary_cache_bytes))) {
+      lanes_(CheckedDecodeThreads(options_.decode_threads),
+             static_cast<std::size_t>(std::max<std::int64_t>(0, options_.dictionary_cache_bytes))) {
   for (const auto& part : manifest_.files.time_series) {
     own_values_.insert(part.path);
     own_parts_[part.path] = part;
@@ -85,6 +93,14 @@ catalog::CatalogHydrator ReaderState::Hydrator(catalog::Connection connection,
   auto [requested, parents_only] = Resolvers(plan);
   catalog::CatalogHydrator hydrator(std::move(connection), std::move(requested),
                                     std::move(parents_only));
+  hydrator.UseRowCache(row_cache_);
+  return hydrator;
+}
+
+catalog::CatalogHydrator ReaderState::Hydrator(
+    catalog::Connection connection, std::shared_ptr<const catalog::ValueResolver> requested) {
+  catalog::CatalogHydrator hydrator(std::move(connection), std::move(requested),
+                                    Resolver(LoadPlan::AllLazy()));
   hydrator.UseRowCache(row_cache_);
   return hydrator;
 }
@@ -182,17 +198,58 @@ fs::path ReaderState::ResolveFile(const TextLocator& locator, const std::string&
 }
 
 model::ValueArray ReaderState::ReadChunk(const values::ChunkRef& chunk, const model::Spec& spec) {
-  std::lock_guard lock(files_mutex_);
-  if (chunk.zarr) {
-    const std::string what = "Zarr store file of '" + chunk.value_path + "'";
-    return zarr_.Read(
-        chunk.value_path, chunk.row_group, chunk.n_values, spec, [&](const std::string& relative) {
-          fs::path file = Resolve(chunk.payload_source, relative, StoredFile::kValues, false, what);
-          CheckZarrFileOnce(chunk.payload_source, relative, file);
-          return file;
-        });
+  return lanes_.OnAnyLane(
+      [&](values::ChunkReader& lane) { return ReadChunkOn(lane, chunk, spec); });
+}
+
+model::ValueArray ReaderState::ReadSignal(std::span<const values::ChunkRef> chunks,
+                                          const model::Spec& spec) {
+  return lanes_.OnAnyLane(
+      [&](values::ChunkReader& lane) { return ReadSignalOn(lane, chunks, spec); });
+}
+
+void ReaderState::StartSignals(SignalBatch& batch, bool caller_runs_first) {
+  std::vector<std::int64_t> weights;
+  weights.reserve(batch.signals_.size());
+  for (const auto& signal : batch.signals_) {
+    std::int64_t values = 0;
+    for (const values::ChunkRef& chunk : signal->chunks()) values += chunk.n_values;
+    weights.push_back(values);
   }
-  return chunks_.Read(chunk, spec);
+  batch.values_.assign(batch.signals_.size(), nullptr);
+  lanes_.Start(
+      weights,
+      [this, &batch](values::ChunkReader& lane, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+          const LazySignalValues& signal = *batch.signals_[i];
+          batch.values_[i] = std::make_shared<const model::ValueArray>(
+              ReadSignalOn(lane, signal.chunks(), signal.spec()));
+        }
+      },
+      caller_runs_first, batch.job_);
+}
+
+model::ValueArray ReaderState::ReadSignalOn(values::ChunkReader& lane,
+                                            std::span<const values::ChunkRef> chunks,
+                                            const model::Spec& spec) {
+  if (chunks.size() == 1) return ReadChunkOn(lane, chunks[0], spec);
+  std::vector<model::ValueArray> parts;
+  parts.reserve(chunks.size());
+  for (const values::ChunkRef& chunk : chunks) parts.push_back(ReadChunkOn(lane, chunk, spec));
+  return values::ConcatValues(spec.dtype, parts);
+}
+
+model::ValueArray ReaderState::ReadChunkOn(values::ChunkReader& lane, const values::ChunkRef& chunk,
+                                           const model::Spec& spec) {
+  if (!chunk.zarr) return lane.Read(chunk, spec);
+  std::lock_guard lock(files_mutex_);
+  const std::string what = "Zarr store file of '" + chunk.value_path + "'";
+  return zarr_.Read(
+      chunk.value_path, chunk.row_group, chunk.n_values, spec, [&](const std::string& relative) {
+        fs::path file = Resolve(chunk.payload_source, relative, StoredFile::kValues, false, what);
+        CheckZarrFileOnce(chunk.payload_source, relative, file);
+        return file;
+      });
 }
 
 void ReaderState::CheckZarrFileOnce(const std::optional<std::string>& payload_source,
@@ -313,8 +370,8 @@ std::vector<StoredFilePin> ReaderState::PinsOf(const std::vector<ChunkLocator>& 
 }
 
 ReaderCounters ReaderState::counters() const {
+  const values::ChunkReaderStats v = lanes_.stats();
   std::lock_guard lock(files_mutex_);
-  const values::ChunkReaderStats v = chunks_.stats();
   const values::ZarrReaderStats z = zarr_.stats();
   const payload::PayloadReaderStats p = payloads_.stats();
   // Zarr: files are zarr.json and shard files, and an inner chunk counts as a decoded page.
@@ -369,8 +426,8 @@ std::vector<const SignalIndex::Entry*> ReaderState::IndexedSignals(
 void ReaderState::Close() {
   if (catalog_) catalog_->Close();
   row_cache_->Clear();
+  lanes_.Clear();
   std::lock_guard lock(files_mutex_);
-  chunks_.Clear();
   zarr_.Clear();
   payloads_.Clear();
   text_cache_.Clear();

@@ -3,9 +3,10 @@
 // hold it by shared_ptr, so they stay readable after the Reader is closed or destroyed.
 //
 // Threading: the catalog session and the locator index serve the Reader's requests, one thread
-// at a time. The file state (open shards with their decoded-dictionary cache, payload files, the
-// text cache, their counters) is what lazy handles share, from any thread: ReadChunk, ReadText,
-// ReadTextList, ReadOffsets, counters() and Close() take files_mutex_.
+// at a time. The file state is what lazy handles share, from any thread: Parquet shards are read
+// through the decode lanes (each behind its own lock, DecodeLanes); Zarr stores, payload files
+// and the text cache sit behind files_mutex_ (ReadText, ReadTextList, ReadOffsets, a Zarr chunk).
+// Locks are taken lanes first, then files_mutex_ (counters() and Close() too).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,7 @@
 #include "core/locators.h"
 #include "manifest/stored_payload.h"
 #include "payload/payload_reader.h"
+#include "reader/decode_lanes.h"
 #include "reader/payload_sources.h"
 #include "reader/signal_index.h"
 #include "reader/text_cache.h"
@@ -39,6 +41,8 @@ namespace timef {
 // The catalog filter of a task query (IDs checked, input_records turned into inputs and adopted).
 // ValidationError for a bad ID or inputs given both ways.
 catalog::TaskFilter FilterOf(const TaskQuery& query);
+
+class SignalBatch;
 
 class ReaderState : public std::enable_shared_from_this<ReaderState> {
  public:
@@ -65,6 +69,11 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   // A hydrator whose ValueResolver builds lazy (or, per `plan`, loaded) values, offsets and text
   // (ReadResolver); what only from_tasks parents reach is resolved all lazy (docs/format.md §11.5).
   catalog::CatalogHydrator Hydrator(catalog::Connection connection, const LoadPlan& plan);
+  // The same with `requested` as the resolver of what the read asked for (what only from_tasks
+  // parents reach stays all lazy).
+  catalog::CatalogHydrator Hydrator(catalog::Connection connection,
+                                    std::shared_ptr<const catalog::ValueResolver> requested);
+  int decode_threads() const { return options_.decode_threads; }
   // IterTasks' cursor over `filter`, with the same two resolvers. Records are reused across
   // batches only when `plan` loads nothing eagerly, so a stream's memory stays that of a batch
   // when the plan loads values.
@@ -89,7 +98,13 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   std::filesystem::path ResolveFile(const OffsetsLocator& locator, const std::string& what) const;
   std::filesystem::path ResolveFile(const TextLocator& locator, const std::string& what) const;
 
+  // One chunk, or a signal's chunks in order (concatenated), decoded on the first free lane.
   model::ValueArray ReadChunk(const values::ChunkRef& chunk, const model::Spec& spec);
+  model::ValueArray ReadSignal(std::span<const values::ChunkRef> chunks, const model::Spec& spec);
+  // Starts decoding every handle of `batch` (this state's) in runs on the lanes (DecodeLanes::
+  // Start); with `caller_runs_first` the caller decodes the first run before this returns.
+  // `batch` must not have been started.
+  void StartSignals(SignalBatch& batch, bool caller_runs_first);
   std::string ReadText(const payload::TextRef& ref);
   std::vector<std::string> ReadTextList(const payload::TextRef& ref);
   std::vector<std::int64_t> ReadOffsets(const payload::OffsetsRef& ref);
@@ -134,6 +149,10 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   // A Zarr store file's sha256 against its manifest entry, the first time this reader opens it:
   // blosc frames carry no checksum (the shard index does), so a flipped bit in one would decode
   // to wrong values. Parquet pages have their CRC instead. FormatError naming the file.
+  model::ValueArray ReadChunkOn(values::ChunkReader& lane, const values::ChunkRef& chunk,
+                                const model::Spec& spec);
+  model::ValueArray ReadSignalOn(values::ChunkReader& lane,
+                                 std::span<const values::ChunkRef> chunks, const model::Spec& spec);
   void CheckZarrFileOnce(const std::optional<std::string>& payload_source,
                          const std::string& relative, const std::filesystem::path& file);
 
@@ -155,9 +174,10 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   mutable std::map<std::optional<std::string>,
                    std::map<std::string, std::filesystem::path, std::less<>>>
       resolved_chunks_[2];
+  // Locks each lane itself; taken before files_mutex_.
+  DecodeLanes lanes_;
   // Guards the members below it up to the counters.
   mutable std::mutex files_mutex_;
-  values::ChunkReader chunks_;
   values::ZarrReader zarr_;
   payload::PayloadReader payloads_;
   TextCache text_cache_{kTextCacheBytes};

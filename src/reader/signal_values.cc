@@ -60,6 +60,27 @@ std::vector<SignalValuesRef> Reader::GetSignalValues(std::span<const std::int64_
   return out;
 }
 
+std::vector<std::shared_ptr<const model::ValueArray>> Reader::LoadValues(
+    std::span<const SignalValuesRef> refs) {
+  SignalBatch batch;
+  std::vector<std::size_t> batch_at(refs.size(), refs.size());
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    if (!refs[i].values_) {
+      throw Error({.object = Describe(refs[i].id_), .where = "values"}, "the signal has no values");
+    }
+    auto lazy = std::dynamic_pointer_cast<const LazySignalValues>(refs[i].values_);
+    if (lazy != nullptr && lazy->state() == state_) batch_at[i] = batch.Add(std::move(lazy));
+  }
+  state_->StartSignals(batch, /*caller_runs_first=*/true);
+  batch.Wait();
+  std::vector<std::shared_ptr<const model::ValueArray>> out;
+  out.reserve(refs.size());
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    out.push_back(batch_at[i] < refs.size() ? batch.Value(batch_at[i]) : refs[i].values_->Load());
+  }
+  return out;
+}
+
 SignalValuesRef Reader::GetSignalValues(std::int64_t id) {
   return std::move(GetSignalValues(std::span<const std::int64_t>(&id, 1)).front());
 }

@@ -18,6 +18,8 @@ struct ChunkReader::OpenShard {
 
 ChunkReader::ChunkReader(std::size_t dictionary_cache_bytes)
     : dictionaries_(std::make_shared<parquet::DictionaryCache>(dictionary_cache_bytes)) {}
+ChunkReader::ChunkReader(std::shared_ptr<parquet::DictionaryCache> dictionaries)
+    : dictionaries_(std::move(dictionaries)) {}
 ChunkReader::~ChunkReader() = default;
 
 ChunkReader::OpenShard& ChunkReader::Shard(const ChunkRef& chunk) {

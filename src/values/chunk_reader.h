@@ -4,7 +4,8 @@
 // file has no page index). Shards are opened on first use and kept open (their footers parsed
 // once); the decoded dictionaries of every shard share one cache of a fixed byte budget, so random
 // reads that come back to a row group decode only their data pages. Not thread-safe: one
-// ChunkReader per reader per thread (ReaderState serializes its one under a mutex).
+// ChunkReader per thread; several may share one dictionary cache (it locks itself), which is how a
+// reader's decode lanes run in parallel (docs/architecture.md "Decode lanes").
 #pragma once
 
 #include <cstdint>
@@ -47,6 +48,8 @@ class ChunkReader {
   static constexpr std::size_t kDefaultDictionaryCacheBytes = std::size_t{64} << 20;
 
   explicit ChunkReader(std::size_t dictionary_cache_bytes = kDefaultDictionaryCacheBytes);
+  // Shares `dictionaries` (not null) with the other readers given it.
+  explicit ChunkReader(std::shared_ptr<parquet::DictionaryCache> dictionaries);
   ~ChunkReader();
   ChunkReader(const ChunkReader&) = delete;
   ChunkReader& operator=(const ChunkReader&) = delete;
@@ -59,6 +62,7 @@ class ChunkReader {
   // be opened.
   model::ValueArray Read(const ChunkRef& chunk, const model::Spec& spec);
 
+  // The dictionaries figures are the shared cache's (the same for every reader sharing it).
   ChunkReaderStats stats() const;
   // Drops every open shard and cached dictionary (e.g. after fork()).
   void Clear();

@@ -137,6 +137,33 @@ def test_lookups_by_id_are_the_same_without_the_catalog_row_cache(hello):
         assert copy.counters()["catalog_cache_loads"] == 0
 
 
+def test_load_values_decodes_a_batch_on_several_threads(hello):
+    import pickle
+    with timef.TimeFReader.open(hello) as one, \
+            timef.TimeFReader.open(hello, decode_threads=3) as three:
+        ids = [s.id for r in one.iter_records() for s in r.signals
+               if one.signal_values(s.id).has_values]
+        assert len(ids) > 3
+        expected = [one.signal_values(i).to_numpy() for i in ids]
+        for got in (one.load_values(ids), three.load_values(np.array(ids)),
+                    pickle.loads(pickle.dumps(three)).load_values(ids)):
+            assert len(got) == len(ids)
+            for a, b in zip(got, expected):
+                assert a.dtype == b.dtype
+                if a.dtype == object:  # str values
+                    assert a.tolist() == b.tolist()
+                else:
+                    assert a.tobytes() == b.tobytes()
+        assert three.load_values([]) == []
+        with pytest.raises(timef.NotFoundError) as e:
+            three.load_values([ids[0], 9001])
+        assert "9001" in str(e.value)
+    for bad in (0, 257):
+        with pytest.raises(timef.ValidationError) as e:
+            timef.TimeFReader.open(hello, decode_threads=bad)
+        assert "decode_threads" in str(e.value)
+
+
 def test_tasks_share_input_records(reader):
     tasks = reader.read_tasks()
     by_id = {}

@@ -1,0 +1,116 @@
+// The Parquet value decoders of one reader (ReaderOptions::decode_threads of them): each lane is a
+// values::ChunkReader with its own open shards, parked pages and scratch, behind its own lock; the
+// lanes share one cache of decoded dictionaries. A single read takes the first free lane; a batch
+// cuts its signals into runs in their order and decodes the runs on as many lanes at once
+// (docs/architecture.md "Decode lanes").
+//
+// Why runs in order rather than signal by signal: a lane goes on decoding a page where its previous
+// read stopped (parked pages), so a run of a scan's consecutive signals decodes each page once, as
+// one reader would; only the page at a run's start may be decoded by two lanes.
+//
+// Threading: every member may be called from any thread. A lane's lock is taken before any lock of
+// the caller's that the `run` callbacks take (ReaderState's file lock), never after.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include "values/chunk_reader.h"
+
+namespace timef {
+
+class DecodeLanes;
+
+// The runs of one batch (DecodeLanes::Start), each on its own lane. Destroying a job waits for its
+// runs. Thread-safe.
+class DecodeJob {
+ public:
+  using Run = std::function<void(values::ChunkReader& lane, std::size_t begin, std::size_t end)>;
+
+  DecodeJob() = default;
+  ~DecodeJob() { Join(); }
+  DecodeJob(const DecodeJob&) = delete;
+  DecodeJob& operator=(const DecodeJob&) = delete;
+
+  // Blocks until every run has ended.
+  void Join();
+  // Join(), then rethrows the failure of the earliest run that failed (on every call). A failed
+  // run stops at its failing item; the other runs finish.
+  void Wait();
+  // True once every run has ended.
+  bool done() const { return running_.load(std::memory_order_acquire) == 0; }
+  // The failure of the run holding item `i` (null if it has none); meaningful once done().
+  std::exception_ptr FailureOf(std::size_t i) const;
+
+ private:
+  friend class DecodeLanes;
+  void Decode(DecodeLanes& lanes, std::size_t k);
+
+  Run run_;
+  std::vector<std::size_t> bounds_;  // run k holds items [bounds_[k], bounds_[k + 1])
+  std::vector<std::exception_ptr> failures_;
+  std::atomic<std::size_t> running_{0};
+  std::mutex join_mutex_;
+  std::vector<std::jthread> threads_;  // last: joined before the members above go
+};
+
+class DecodeLanes {
+ public:
+  // `count` ≥ 1 lanes over one dictionary cache of `dictionary_cache_bytes`.
+  DecodeLanes(int count, std::size_t dictionary_cache_bytes);
+  DecodeLanes(const DecodeLanes&) = delete;
+  DecodeLanes& operator=(const DecodeLanes&) = delete;
+
+  int count() const { return static_cast<int>(lanes_.size()); }
+
+  // Calls `read` with the first lane that is free (the lowest numbered, so one thread reading on
+  // its own always keeps its parked pages on lane 0), or waits for lane 0 when none is.
+  template <class Read>
+  auto OnAnyLane(Read&& read) {
+    for (const auto& lane : lanes_) {
+      std::unique_lock lock(lane->mutex, std::try_to_lock);
+      if (lock.owns_lock()) return read(lane->chunks);
+    }
+    std::lock_guard lock(lanes_.front()->mutex);
+    return read(lanes_.front()->chunks);
+  }
+
+  // Cuts the items [0, weights.size()) into at most count() contiguous runs of about equal total
+  // weight (a batch too light to be worth a thread stays one run) and starts run(lane, begin, end)
+  // for each, run k on lane k (waiting for the lane while another batch holds it). With
+  // `caller_runs_first` the first run decodes on the calling thread before Start returns and the
+  // others on threads started for them; without, every run gets a thread and Start returns at
+  // once. `job` must be new (default-constructed) and outlive nothing `run` refers to.
+  void Start(std::span<const std::int64_t> weights, DecodeJob::Run run, bool caller_runs_first,
+             DecodeJob& job);
+  // Start with the caller taking the first run, then Wait().
+  void RunInParallel(std::span<const std::int64_t> weights, DecodeJob::Run run);
+
+  // Summed over the lanes (dictionary figures once: the cache is shared).
+  values::ChunkReaderStats stats() const;
+  // Drops every lane's open shards and the cached dictionaries (waits for reads in progress).
+  void Clear();
+
+ private:
+  friend class DecodeJob;
+  struct Lane {
+    explicit Lane(std::shared_ptr<parquet::DictionaryCache> cache) : chunks(std::move(cache)) {}
+    std::mutex mutex;
+    values::ChunkReader chunks;
+  };
+  // Below this total weight (values) a batch is decoded as one run: starting a thread costs about
+  // what decoding a few thousand values does.
+  static constexpr std::int64_t kMinParallelWeight = 16384;
+
+  std::vector<std::unique_ptr<Lane>> lanes_;
+};
+
+}  // namespace timef
