@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Reads a release: records and their leads, a window, a task by ID and the task table.
+"""Reads a release: records and their leads, a batch of series, a window, a task by ID and the task
+table.
 
     PYTHONPATH=build/python /usr/bin/python3 examples/python/read_ecg.py RELEASE_DIR
 """
@@ -10,13 +11,18 @@ import timef
 
 
 def main(release):
-    with timef.TimeFReader.open(release) as reader:
+    # Batch reads (load_values, eager load plans) decode on two threads.
+    with timef.TimeFReader.open(release, decode_threads=2) as reader:
         print(reader.manifest["metadata"]["name"])
+        ids = []
         for record in reader.iter_records():
             leads = record.signals
+            ids += [lead.id for lead in leads]
             first = leads[0].to_numpy()
             print(f"record {record.id}: {len(leads)} leads, {first.shape[0]} samples, "
                   f"{leads[0].spec.unit}, lead {leads[0].name} mean {first.mean():+.4f}")
+        arrays = reader.load_values(ids)  # a training batch, in storage order
+        print(f"{len(arrays)} series loaded together: {sum(a.shape[0] for a in arrays)} values")
         window = reader.get(timef.Signal, 1).read_steps(0, 500)
         print(f"signal 1, steps 0-500: {window.shape[0]} values")
         task = reader.get(timef.AnswerTask, 2)
