@@ -85,9 +85,11 @@ Args ParseArgs(int argc, char** argv) {
     } else if (a == "--zstd-level") {
       args.options.write_options.compression_level = std::stoi(value());
     } else if (a == "--threads") {
-      // WriteOptions::threads: pages compressed on this many threads (same bytes for any count).
+      // WriteOptions::threads (pages compressed on this many threads; same bytes for any count)
+      // and ReaderOptions::decode_threads (values decoded on this many; the same values).
       args.options.write_options.threads = std::stoi(value());
       if (args.options.write_options.threads < 1) Usage("--threads < 1");
+      args.options.decode_threads = args.options.write_options.threads;
     } else if (a == "--compare-catalog-block-size") {
       args.options.compare_catalog_block_size = std::stoll(value());
       if (args.options.compare_catalog_block_size < 16384) {
@@ -331,6 +333,7 @@ int Main(int argc, char** argv) {
                           {"repeats", o.repeats},
                           {"write_repeats", o.write_repeats},
                           {"duckdb_threads", o.duckdb_threads},
+                          {"threads", o.decode_threads},
                           {"random_reads", o.random_reads},
                           {"random_by_id_passes", o.random_by_id_passes},
                           {"batches", o.batches},

@@ -2,8 +2,11 @@
 // a loop with nothing else in the process, so that `perf record` sees only that path. Not a
 // benchmark (the suite times and checks); it prints the median per operation as a sanity figure.
 //
-// usage: timef_read_probe RELEASE series|object|handle|batch|batch_object|record|scan N [SEED]
-//        [CATALOG_CACHE_BYTES] (ReaderOptions::catalog_cache_bytes; 0 = every lookup runs SQL)
+// usage: timef_read_probe RELEASE series|object|handle|batch|batch_load|batch_object|record|scan|
+//        scan_eager N [SEED] [CATALOG_CACHE_BYTES] [DECODE_THREADS]
+//        (ReaderOptions::catalog_cache_bytes, 0 = every lookup runs SQL; ReaderOptions::
+//        decode_threads). batch_load: 64 refs through Reader::LoadValues; scan_eager: IterRecords
+//        with the values loaded in batches of 64 records ($PROBE_BATCH records when set).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -27,8 +30,8 @@ double Median(std::vector<double> v) {
 int main(int argc, char** argv) {
   if (argc < 4) {
     std::cerr << "usage: timef_read_probe RELEASE "
-                 "series|object|handle|batch|batch_object|record|scan N [SEED] "
-                 "[CATALOG_CACHE_BYTES]\n";
+                 "series|object|handle|batch|batch_load|batch_object|record|scan|scan_eager N "
+                 "[SEED] [CATALOG_CACHE_BYTES] [DECODE_THREADS]\n";
     return 2;
   }
   const std::string mode = argv[2];
@@ -36,6 +39,7 @@ int main(int argc, char** argv) {
   std::mt19937_64 rng(argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 1);
   timef::ReaderOptions options;
   if (argc > 5) options.catalog_cache_bytes = std::strtoll(argv[5], nullptr, 10);
+  if (argc > 6) options.decode_threads = std::atoi(argv[6]);
   timef::Reader reader = timef::Reader::Open(argv[1], options);
   const std::vector<std::int64_t> record_ids = reader.RecordIds();
   std::vector<std::int64_t> signal_ids;
@@ -60,8 +64,24 @@ int main(int argc, char** argv) {
           for (const auto& signal : record->Signals()) sink += signal->LoadValues()->size();
         }
       }
+    } else if (mode == "scan_eager") {
+      timef::RecordQuery query;
+      query.batch_size = std::getenv("PROBE_BATCH") ? std::atoi(std::getenv("PROBE_BATCH")) : 64;
+      query.load.signal_values = timef::Loading::kEager;
+      timef::RecordStream stream = reader.IterRecords(query);
+      while (auto batch = stream.Next()) {
+        for (const auto& record : *batch) {
+          for (const auto& signal : record->Signals()) sink += signal->LoadValues()->size();
+        }
+      }
     } else if (mode == "record") {
       sink += reader.GetRecord(pick(record_ids))->Signals().size();
+    } else if (mode == "batch_load") {
+      std::vector<std::int64_t> ids(64);
+      for (auto& id : ids) id = pick(signal_ids);
+      for (const auto& values : reader.LoadValues(reader.GetSignalValues(ids))) {
+        sink += values->size();
+      }
     } else if (mode == "batch" || mode == "batch_object") {
       std::vector<std::int64_t> ids(64);
       for (auto& id : ids) id = pick(signal_ids);

@@ -22,7 +22,7 @@ std::vector<std::filesystem::path> ShardPaths(const Reader& reader) {
 ReadSetup::ReadSetup(const SuiteOptions& options, CorpusKind kind)
     : corpus(BuildCorpus(kind, options.size, options.seed)),
       paths(PathsFor(options, kind)),
-      reader(Reader::Open(paths.release)),
+      reader(Reader::Open(paths.release, ReaderOptions{.decode_threads = options.decode_threads})),
       raw(RawStore::Open(paths.raw)),
       duckdb(std::make_unique<ParquetPeer>(ShardPaths(reader), options.duckdb_threads)),
       chunk_max_bytes_(options.write_options.chunk_max_bytes) {

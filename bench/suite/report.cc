@@ -151,7 +151,8 @@ std::string RenderMarkdown(const Json& report) {
      << m["cpu_model"].get<std::string>() << ", " << m["cores"].dump() << " cores, "
      << Num(m["ram_bytes"].get<double>() / 1e9) << " GB RAM, load average at start "
      << Num(m["load_average"][0].get<double>()) << "; " << p["repeats"].dump()
-     << " repeats, DuckDB threads " << p["duckdb_threads"].dump() << ", zstd level "
+     << " repeats, timef threads " << p.value("threads", 1) << ", DuckDB threads "
+     << p["duckdb_threads"].dump() << ", zstd level "
      << p["write_options"]["compression_level"].dump() << ". Ratios > 1 mean timef is better.\n\n";
   md << "| corpus | workload | unit | timef median (min–max) | DuckDB | raw mmap | vs DuckDB | vs "
         "raw mmap | other peers |\n";

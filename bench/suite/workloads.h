@@ -36,6 +36,10 @@ struct SuiteOptions {
   // At most this many windows (a seeded sample of them) per corpus.
   int max_windows = 500;
   WriteOptions write_options;
+  // ReaderOptions::decode_threads of every read workload (--threads); with more than one, `scan`
+  // reads with the values loaded in batches of 64 records, decoded on these threads while the
+  // caller consumes the batch before (docs/architecture.md "Decode lanes").
+  int decode_threads = 1;
   std::filesystem::path work_dir;  // scratch: releases and raw stores
   // Bench-only (--compare-catalog-block-size): after a corpus's read workloads, its catalog is
   // copied into a file with these DuckDB blocks, the catalog workloads run again on it, then on
