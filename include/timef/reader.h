@@ -17,7 +17,10 @@
 // through the handles of one reader decode at once and the rest wait; payload text and offsets
 // reads share one lock per reader. Batch reads decode on that many threads by themselves
 // (ReaderOptions::decode_threads). Across fork() the catalog connection closes and reopens on the
-// next request, in parent and child.
+// next request, in parent and child. A batch that decodes on other threads when fork() is called
+// (an eager IterRecords with several decode threads decodes its next batch between Next() calls)
+// does not exist in the child: the child must not read values through that reader or stream
+// again; it opens its own Reader (as the Python torch datasets do, per process).
 //
 // Errors (docs/format.md §12): ValidationError for bad arguments, NotFoundError naming every
 // unknown ID ("<table>: <id column>: no <kind> with ID 7, 9"), FormatError (naming the table and
