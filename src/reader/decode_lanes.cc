@@ -32,7 +32,6 @@ void DecodeLanes::Start(std::span<const std::int64_t> weights, DecodeJob::Run ru
   job.run_ = std::move(run);
   job.bounds_ = std::move(bounds);
   job.failures_.assign(runs, nullptr);
-  job.running_.store(runs, std::memory_order_release);
   const std::size_t first_thread = caller_runs_first ? 1 : 0;
   job.threads_.reserve(runs - std::min(runs, first_thread));
   for (std::size_t k = first_thread; k < runs; ++k) {
@@ -47,12 +46,6 @@ void DecodeLanes::Start(std::span<const std::int64_t> weights, DecodeJob::Run ru
   if (caller_runs_first && runs > 0) job.Decode(*this, 0);
 }
 
-void DecodeLanes::RunInParallel(std::span<const std::int64_t> weights, DecodeJob::Run run) {
-  DecodeJob job;
-  Start(weights, std::move(run), true, job);
-  job.Wait();
-}
-
 void DecodeJob::Decode(DecodeLanes& lanes, std::size_t k) {
   try {
     DecodeLanes::Lane& lane = *lanes.lanes_[k];
@@ -61,7 +54,6 @@ void DecodeJob::Decode(DecodeLanes& lanes, std::size_t k) {
   } catch (...) {
     failures_[k] = std::current_exception();
   }
-  running_.fetch_sub(1, std::memory_order_acq_rel);
 }
 
 void DecodeJob::Join() {
@@ -76,13 +68,6 @@ void DecodeJob::Wait() {
   for (const std::exception_ptr& failure : failures_) {
     if (failure) std::rethrow_exception(failure);
   }
-}
-
-std::exception_ptr DecodeJob::FailureOf(std::size_t i) const {
-  for (std::size_t k = 0; k + 1 < bounds_.size(); ++k) {
-    if (i >= bounds_[k] && i < bounds_[k + 1]) return failures_[k];
-  }
-  return nullptr;
 }
 
 values::ChunkReaderStats DecodeLanes::stats() const {

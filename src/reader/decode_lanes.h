@@ -12,7 +12,6 @@
 // the caller's that the `run` callbacks take (ReaderState's file lock), never after.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -45,10 +44,6 @@ class DecodeJob {
   // Join(), then rethrows the failure of the earliest run that failed (on every call). A failed
   // run stops at its failing item; the other runs finish.
   void Wait();
-  // True once every run has ended.
-  bool done() const { return running_.load(std::memory_order_acquire) == 0; }
-  // The failure of the run holding item `i` (null if it has none); meaningful once done().
-  std::exception_ptr FailureOf(std::size_t i) const;
 
  private:
   friend class DecodeLanes;
@@ -57,7 +52,6 @@ class DecodeJob {
   Run run_;
   std::vector<std::size_t> bounds_;  // run k holds items [bounds_[k], bounds_[k + 1])
   std::vector<std::exception_ptr> failures_;
-  std::atomic<std::size_t> running_{0};
   std::mutex join_mutex_;
   std::vector<std::jthread> threads_;  // last: joined before the members above go
 };
@@ -68,8 +62,6 @@ class DecodeLanes {
   DecodeLanes(int count, std::size_t dictionary_cache_bytes);
   DecodeLanes(const DecodeLanes&) = delete;
   DecodeLanes& operator=(const DecodeLanes&) = delete;
-
-  int count() const { return static_cast<int>(lanes_.size()); }
 
   // Calls `read` with the first lane that is free (the lowest numbered, so one thread reading on
   // its own always keeps its parked pages on lane 0), or waits for lane 0 when none is.
@@ -83,16 +75,14 @@ class DecodeLanes {
     return read(lanes_.front()->chunks);
   }
 
-  // Cuts the items [0, weights.size()) into at most count() contiguous runs of about equal total
-  // weight (a batch too light to be worth a thread stays one run) and starts run(lane, begin, end)
-  // for each, run k on lane k (waiting for the lane while another batch holds it). With
+  // Cuts the items [0, weights.size()) into at most one contiguous run per lane of about equal
+  // total weight (a batch too light to be worth a thread stays one run) and starts run(lane, begin,
+  // end) for each, run k on lane k (waiting for the lane while another batch holds it). With
   // `caller_runs_first` the first run decodes on the calling thread before Start returns and the
   // others on threads started for them; without, every run gets a thread and Start returns at
   // once. `job` must be new (default-constructed) and outlive nothing `run` refers to.
   void Start(std::span<const std::int64_t> weights, DecodeJob::Run run, bool caller_runs_first,
              DecodeJob& job);
-  // Start with the caller taking the first run, then Wait().
-  void RunInParallel(std::span<const std::int64_t> weights, DecodeJob::Run run);
 
   // Summed over the lanes (dictionary figures once: the cache is shared).
   values::ChunkReaderStats stats() const;

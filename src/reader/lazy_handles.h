@@ -90,7 +90,6 @@ class SignalBatch {
     loaded_.push_back(std::move(loaded));
     return signals_.size() - 1;
   }
-  std::size_t size() const { return signals_.size(); }
   // Blocks until the batch is decoded; rethrows the failure of the earliest run that failed.
   void Wait() { job_.Wait(); }
   // Item `i`'s values. REQUIRES: Wait() returned.

@@ -147,8 +147,40 @@ std::vector<std::int64_t> Reader::RecordIds() {
 
 namespace {
 
-using BuildBatch =
-    std::function<std::optional<RecordStream::Batch>(catalog::CatalogHydrator& hydrator)>;
+// The hydrator of one IterRecords batch, made with its catalog lease only when the batch needs one
+// (a stream that knows it is at its end touches no catalog).
+class BatchHydrator {
+ public:
+  using Make = std::function<catalog::CatalogHydrator(catalog::Connection)>;
+  BatchHydrator(ReaderState& state, const Make& make) : state_(state), make_(make) {}
+  catalog::CatalogHydrator& operator()() {
+    if (!hydrator_) {
+      lease_.emplace(state_.Lease());
+      hydrator_.emplace(make_(lease_->connection()));
+    }
+    return *hydrator_;
+  }
+
+ private:
+  ReaderState& state_;
+  const Make& make_;
+  std::optional<catalog::CatalogLease> lease_;
+  std::optional<catalog::CatalogHydrator> hydrator_;  // after the lease: destroyed before it
+};
+
+// Builds an IterRecords stream's next batch, or nullopt at its end.
+using BuildBatch = std::function<std::optional<RecordStream::Batch>(BatchHydrator& hydrator)>;
+
+RecordStream BatchByBatch(std::shared_ptr<ReaderState> state, const LoadPlan& plan,
+                          BuildBatch build) {
+  BatchHydrator::Make make = [state, plan](catalog::Connection connection) {
+    return state->Hydrator(std::move(connection), plan);
+  };
+  return RecordStream([state, make = std::move(make), build = std::move(build)]() {
+    BatchHydrator hydrator(*state, make);
+    return build(hydrator);
+  });
+}
 
 // IterRecords with an eager values plan and several decode threads: the lanes decode the values of
 // batch i + 1 while the caller works on batch i (docs/architecture.md "Decode lanes"), so the
@@ -161,9 +193,12 @@ RecordStream RunningAhead(std::shared_ptr<ReaderState> state, const LoadPlan& pl
     std::vector<std::shared_ptr<SignalBatch>> decoding;
   };
   std::shared_ptr<const ReadResolver> resolver = ReadResolver::RunningAhead(state, plan);
-  auto next_batch = [state, resolver, build = std::move(build)]() -> std::optional<Ahead> {
-    catalog::CatalogLease lease = state->Lease();
-    catalog::CatalogHydrator hydrator = state->Hydrator(lease.connection(), resolver);
+  BatchHydrator::Make make = [state, resolver](catalog::Connection connection) {
+    return state->Hydrator(std::move(connection), resolver);
+  };
+  auto next_batch = [state, resolver, make = std::move(make),
+                     build = std::move(build)]() -> std::optional<Ahead> {
+    BatchHydrator hydrator(*state, make);
     std::optional<RecordStream::Batch> records = build(hydrator);
     std::vector<std::shared_ptr<SignalBatch>> decoding = resolver->TakeStarted();
     if (!records) return std::nullopt;
@@ -196,6 +231,7 @@ RecordStream Reader::IterRecords(const RecordQuery& query) {
   CheckBatchSize(query.batch_size, "IterRecords");
   std::shared_ptr<ReaderState> state = state_;
   const bool run_ahead = query.load.signal_values == Loading::kEager && state->decode_threads() > 1;
+  const auto stream = run_ahead ? RunningAhead : BatchByBatch;
   if (query.ids) {
     if (query.ids->empty()) return RecordStream(nullptr);
     CheckIds(*query.ids, "record");
@@ -204,54 +240,27 @@ RecordStream Reader::IterRecords(const RecordQuery& query) {
       catalog::CheckRecordIds(lease.connection(), *query.ids);
     }
     auto ids = std::make_shared<const std::vector<std::int64_t>>(*query.ids);
-    if (run_ahead) {
-      return RunningAhead(
-          state, query.load,
-          [ids, batch_size = query.batch_size, next = std::size_t{0}](
-              catalog::CatalogHydrator& hydrator) mutable -> std::optional<RecordStream::Batch> {
-            if (next >= ids->size()) return std::nullopt;
-            const std::size_t count =
-                std::min<std::size_t>(ids->size() - next, static_cast<std::size_t>(batch_size));
-            std::span<const std::int64_t> slice(ids->data() + next, count);
-            next += count;
-            return hydrator.RecordsById(slice);
-          });
-    }
-    return RecordStream(
-        [state, ids, query, next = std::size_t{0}]() mutable -> std::optional<RecordStream::Batch> {
-          if (next >= ids->size()) return std::nullopt;
-          const std::size_t count =
-              std::min<std::size_t>(ids->size() - next, static_cast<std::size_t>(query.batch_size));
-          std::span<const std::int64_t> slice(ids->data() + next, count);
-          next += count;
-          catalog::CatalogLease lease = state->Lease();
-          return state->Hydrator(lease.connection(), query.load).RecordsById(slice);
-        });
+    return stream(state, query.load,
+                  [ids, batch_size = query.batch_size, next = std::size_t{0}](
+                      BatchHydrator& hydrator) mutable -> std::optional<RecordStream::Batch> {
+                    if (next >= ids->size()) return std::nullopt;
+                    const std::size_t count = std::min<std::size_t>(
+                        ids->size() - next, static_cast<std::size_t>(batch_size));
+                    std::span<const std::int64_t> slice(ids->data() + next, count);
+                    next += count;
+                    return hydrator().RecordsById(slice);
+                  });
   }
-  if (run_ahead) {
-    return RunningAhead(
-        state, query.load,
-        [batch_size = query.batch_size, next = std::int64_t{0},
-         total = std::optional<std::int64_t>()](
-            catalog::CatalogHydrator& hydrator) mutable -> std::optional<RecordStream::Batch> {
-          if (!total) total = hydrator.RecordCount();
-          if (next >= *total) return std::nullopt;
-          RecordStream::Batch batch = hydrator.RecordsInReadOrder(next, batch_size);
-          next += batch_size;
-          return batch;
-        });
-  }
-  return RecordStream(
-      [state, query, next = std::int64_t{0},
-       total = std::optional<std::int64_t>()]() mutable -> std::optional<RecordStream::Batch> {
-        catalog::CatalogLease lease = state->Lease();
-        catalog::CatalogHydrator hydrator = state->Hydrator(lease.connection(), query.load);
-        if (!total) total = hydrator.RecordCount();
-        if (next >= *total) return std::nullopt;
-        RecordStream::Batch batch = hydrator.RecordsInReadOrder(next, query.batch_size);
-        next += query.batch_size;
-        return batch;
-      });
+  return stream(state, query.load,
+                [batch_size = query.batch_size, next = std::int64_t{0},
+                 total = std::optional<std::int64_t>()](
+                    BatchHydrator& hydrator) mutable -> std::optional<RecordStream::Batch> {
+                  if (!total) total = hydrator().RecordCount();
+                  if (next >= *total) return std::nullopt;
+                  RecordStream::Batch batch = hydrator().RecordsInReadOrder(next, batch_size);
+                  next += batch_size;
+                  return batch;
+                });
 }
 
 std::vector<std::shared_ptr<model::Task>> Reader::ReadTasks(const TaskQuery& query) {
