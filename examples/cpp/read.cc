@@ -4,10 +4,12 @@
 //   read RELEASE_DIR     (e.g. the directory write_ecg prints)
 #include <timef/reader.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <iostream>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -47,13 +49,11 @@ int main(int argc, char** argv) {
     // Records are built in batches behind the range-for (IterRecords().Next() gives whole
     // batches); signal values stay on disk until read.
     std::int64_t first_signal = 0;
-    std::vector<std::int64_t> signal_ids;  // in storage order
     for (const auto& record : reader.IterRecords()) {
       std::cout << "record " << *record->id() << ":";
       for (const auto& signal : record->Signals()) {
         std::cout << " " << signal->name() << "(" << signal->n_values() << ")";
         if (first_signal == 0) first_signal = *signal->id();
-        signal_ids.push_back(*signal->id());
       }
       std::cout << "\n";
     }
@@ -69,13 +69,19 @@ int main(int argc, char** argv) {
     std::vector<SignalValuesRef> refs = reader.GetSignalValues({first_signal});
     std::cout << "signal " << first_signal << ": " << all->size() << " values, "
               << refs.front().LoadValues()->size() << " by ID\n";
-    // A training batch: many signals by ID, decoded together on the reader's decode threads.
-    std::int64_t batch_values = 0;
-    for (const auto& values : reader.LoadValues(reader.GetSignalValues(signal_ids))) {
-      batch_values += values->size();
+    // A values-only epoch: every signal in storage order, 12 at a time, each batch decoded on
+    // the reader's decode threads; no record is built.
+    const std::vector<std::int64_t> signal_ids = reader.SignalIds();
+    const std::span<const std::int64_t> all_ids(signal_ids);
+    std::int64_t epoch_values = 0;
+    for (std::size_t at = 0; at < all_ids.size(); at += 12) {
+      const auto batch = all_ids.subspan(at, std::min<std::size_t>(12, all_ids.size() - at));
+      for (const auto& values : reader.LoadValues(reader.GetSignalValues(batch))) {
+        epoch_values += values->size();
+      }
     }
-    std::cout << signal_ids.size() << " signals loaded together on 2 threads: " << batch_values
-              << " values\n";
+    std::cout << signal_ids.size()
+              << " signals loaded in batches of 12 on 2 threads: " << epoch_values << " values\n";
 
     auto task = reader.GetTask(1);
     const std::string heading = "task 1: " + model::ToString(task->type());

@@ -23,6 +23,11 @@ def main(release):
                   f"{leads[0].spec.unit}, lead {leads[0].name} mean {first.mean():+.4f}")
         arrays = reader.load_values(ids)  # a training batch, in storage order
         print(f"{len(arrays)} series loaded together: {sum(a.shape[0] for a in arrays)} values")
+        # A values-only epoch: every series in storage order, 16 at a time, no record built.
+        epoch = [(len(batch), sum(a.shape[0] for a in arrays))
+                 for batch, arrays in reader.iter_values(batch_size=16)]
+        print(f"values-only epoch: {sum(n for n, _ in epoch)} series in {len(epoch)} batches, "
+              f"{sum(v for _, v in epoch)} values")
         window = reader.get(timef.Signal, 1).read_steps(0, 500)
         print(f"signal 1, steps 0-500: {window.shape[0]} values")
         task = reader.get(timef.AnswerTask, 2)

@@ -17,10 +17,11 @@
 // through the handles of one reader decode at once and the rest wait; payload text and offsets
 // reads share one lock per reader. Batch reads decode on that many threads by themselves
 // (ReaderOptions::decode_threads). Across fork() the catalog connection closes and reopens on the
-// next request, in parent and child. A batch that decodes on other threads when fork() is called
-// (an eager IterRecords with several decode threads decodes its next batch between Next() calls)
-// does not exist in the child: the child must not read values through that reader or stream
-// again; it opens its own Reader (as the Python torch datasets do, per process).
+// next request, in parent and child, and a child's first parallel batch starts decode threads of
+// its own. A batch that decodes on other threads when fork() is called (an eager IterRecords with
+// several decode threads decodes its next batch between Next() calls) does not exist in the
+// child: the child must not read values through that reader or stream again; it opens its own
+// Reader (as the Python torch datasets do, per process).
 //
 // Errors (docs/format.md §12): ValidationError for bad arguments, NotFoundError naming every
 // unknown ID ("<table>: <id column>: no <kind> with ID 7, 9"), FormatError (naming the table and
@@ -301,6 +302,13 @@ class Reader {
   std::unique_ptr<model::Dataset> Read(const LoadPlan& load = {});
   // Record IDs in stored read order.
   std::vector<std::int64_t> RecordIds();
+  // Every signal ID (imported ones included) in storage order: records in read order, a record's
+  // signals by where their first chunk lives (signals without values last), ties by ID. One
+  // catalog query on the first call; the list is kept for later calls. A
+  // values-only epoch is this list cut into batches of GetSignalValues + LoadValues (leaving out
+  // refs without has_values()): no record objects are built, and each page of the values plane is
+  // decoded once (docs/format.md "Reading values without records").
+  std::vector<std::int64_t> SignalIds();
   // Records in read order, or the given IDs in the caller's order (NotFoundError naming every
   // unknown ID before the first batch). With an eager values plan and
   // ReaderOptions::decode_threads > 1 the stream runs one batch ahead: once a batch is handed out,

@@ -230,6 +230,7 @@ void BindReader(py::module_& m) {
           "read", [](Reader& r, const LoadPlan& load) { return ToShared(r.Read(load)); },
           py::arg("load"), Guard())
       .def("record_ids", &Reader::RecordIds, Guard())
+      .def("signal_ids", &Reader::SignalIds, Guard())
       .def(
           "iter_records",
           [](Reader& r, std::optional<std::vector<std::int64_t>> ids, std::int64_t batch_size,
@@ -315,21 +316,30 @@ void BindReader(py::module_& m) {
           py::arg("ids"), Guard())
       .def(
           "load_values",
-          [](Reader& r, std::vector<std::int64_t> ids) {
-            std::vector<SignalValuesRef> refs;
+          // skip_valueless: a signal without values gives None instead of raising Error.
+          [](Reader& r, std::vector<std::int64_t> ids, bool skip_valueless) {
+            std::vector<SignalValuesRef> refs, loaded;
             std::vector<std::shared_ptr<const model::ValueArray>> values;
             {
               py::gil_scoped_release release;
               refs = r.GetSignalValues(ids);
-              values = r.LoadValues(refs);
+              for (const SignalValuesRef& ref : refs) {
+                if (ref.has_values() || !skip_valueless) loaded.push_back(ref);
+              }
+              values = r.LoadValues(loaded);
             }
             py::list out;
-            for (std::size_t i = 0; i < refs.size(); ++i) {
-              out.append(ValuesToNumpy(std::move(values[i]), refs[i].spec()));
+            std::size_t next = 0;
+            for (const SignalValuesRef& ref : refs) {
+              if (!ref.has_values() && skip_valueless) {
+                out.append(py::none());
+              } else {
+                out.append(ValuesToNumpy(std::move(values[next++]), ref.spec()));
+              }
             }
             return out;
           },
-          py::arg("ids"))
+          py::arg("ids"), py::arg("skip_valueless") = false)
       .def("read_task_table", TableOfTasks<&Reader::ReadTaskTable>)
       .def("read_target_table", TableOfTasks<&Reader::ReadTargetTable>)
       .def("read_annotation_table",

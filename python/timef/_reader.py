@@ -155,6 +155,29 @@ class TimeFReader:
         """Record IDs in stored read order."""
         return self._r.record_ids()
 
+    def signal_ids(self):
+        """Every signal ID in storage order: records in read order, a record's signals by where
+        their values live. Cut it into batches for ``load_values`` to read every value without
+        building records (``iter_values`` does that)."""
+        return self._r.signal_ids()
+
+    def iter_values(self, *, batch_size=256):
+        """A values-only epoch: yields ``(ids, arrays)`` for ``batch_size`` signals at a time in
+        storage order (``signal_ids``), each batch decoded on the reader's ``decode_threads``
+        threads; no record objects are built. A signal stored without values gives None in
+        ``arrays``. ValidationError (at the call) for a batch_size below 1."""
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+            raise _timef.ValidationError(
+                f"iter_values: batch_size is an int of at least 1, got {batch_size!r}")
+        native = self._r
+
+        def batches():
+            ids = native.signal_ids()
+            for at in range(0, len(ids), batch_size):
+                batch = ids[at:at + batch_size]
+                yield batch, native.load_values(batch, True)
+        return batches()
+
     def iter_records(self, *, record_ids=None, batch_size=_timef.RECORD_BATCH_SIZE, load=None):
         """Yields Records, built batch_size at a time (every requested ID is checked first)."""
         ids = None if record_ids is None else _check_ids(record_ids, "record_ids")

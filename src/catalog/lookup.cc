@@ -60,6 +60,23 @@ std::vector<int64_t> RecordIdsInReadOrder(Connection& connection) {
   return out;
 }
 
+std::vector<int64_t> SignalIdsInReadOrder(Connection& connection) {
+  Result result = connection.Query(
+      "SELECT s.signal_id FROM signals s JOIN sources so ON so.source_key = s.source_key "
+      "JOIN records r ON r.record_key = so.record_key LEFT JOIN signal_chunks sc ON "
+      "sc.signal_key = s.signal_key AND sc.chunk_index = 0 ORDER BY r.read_order, "
+      "sc.signal_key IS NULL, sc.payload_source NULLS FIRST, sc.value_path NULLS LAST, "
+      "sc.chunk_major_index, "
+      "sc.chunk_minor_index NULLS FIRST, s.signal_id",
+      "signals");
+  std::vector<int64_t> out;
+  while (std::optional<Chunk> chunk = result.Next()) {
+    auto id = chunk->Int64(0);
+    for (idx_t row = 0; row < chunk->size(); ++row) out.push_back(id.Get(row));
+  }
+  return out;
+}
+
 void CheckRecordIds(Connection& connection, std::span<const int64_t> ids) {
   const auto found = ByPosition(connection,
                                 std::string(kPositions) +

@@ -145,6 +145,8 @@ std::vector<std::int64_t> Reader::RecordIds() {
   return catalog::RecordIdsInReadOrder(lease.connection());
 }
 
+std::vector<std::int64_t> Reader::SignalIds() { return state_->SignalIds(); }
+
 namespace {
 
 // The hydrator of one IterRecords batch, made with its catalog lease only when the batch needs one

@@ -389,6 +389,15 @@ ReaderCounters ReaderState::counters() const {
                         .payload_values_read = p.values_read};
 }
 
+std::vector<std::int64_t> ReaderState::SignalIds() {
+  std::lock_guard lock(signal_ids_mutex_);
+  if (!signal_ids_) {
+    catalog::CatalogLease lease = Lease();
+    signal_ids_ = catalog::SignalIdsInReadOrder(lease.connection());
+  }
+  return *signal_ids_;
+}
+
 std::vector<const SignalIndex::Entry*> ReaderState::IndexedSignals(
     std::span<const std::int64_t> ids) {
   std::vector<std::int64_t> missing;

@@ -127,6 +127,9 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   // naming every unknown ID.
   std::vector<const SignalIndex::Entry*> IndexedSignals(std::span<const std::int64_t> ids);
   const SignalIndex& signal_index() const { return signal_index_; }
+  // Reader::SignalIds(): one query on the first call, then the kept list (a release does not
+  // change, and an epoch loop asks once per epoch).
+  std::vector<std::int64_t> SignalIds();
 
   ReaderCounters counters() const;
   void Close();
@@ -188,6 +191,8 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   std::uint64_t catalog_requests_ = 0;
   // Kept until the reader is destroyed: Close() drops open files, not what was resolved.
   SignalIndex signal_index_;
+  std::mutex signal_ids_mutex_;
+  std::optional<std::vector<std::int64_t>> signal_ids_;
 };
 
 }  // namespace timef

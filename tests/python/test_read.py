@@ -164,6 +164,42 @@ def test_load_values_decodes_a_batch_on_several_threads(hello):
         assert "decode_threads" in str(e.value)
 
 
+def test_iter_values_reads_every_signal_once_in_storage_order(hello):
+    with timef.TimeFReader.open(hello) as one, \
+            timef.TimeFReader.open(hello, decode_threads=2) as two:
+        ids = one.signal_ids()
+        every = sorted(s.id for r in one.iter_records() for s in r.signals)
+        assert sorted(ids) == every and len(set(ids)) == len(ids)
+        # Grouped by record, records in read order.
+        runs = []
+        for i in ids:
+            record = one.signal_values(i).record_id
+            if not runs or runs[-1] != record:
+                runs.append(record)
+        assert runs == one.record_ids()
+        for reader, batch_size in ((one, 1), (two, 3), (two, 10_000)):
+            seen = []
+            for batch, arrays in reader.iter_values(batch_size=batch_size):
+                assert 0 < len(batch) <= batch_size and len(arrays) == len(batch)
+                for i, got in zip(batch, arrays):
+                    ref = one.signal_values(i)
+                    if not ref.has_values:
+                        assert got is None
+                        continue
+                    want = ref.to_numpy()
+                    assert got.dtype == want.dtype
+                    if got.dtype == object:
+                        assert got.tolist() == want.tolist()
+                    else:
+                        assert got.tobytes() == want.tobytes()
+                seen.extend(batch)
+            assert seen == ids
+        for bad in (0, -1, 2.5, True, "8"):
+            with pytest.raises(timef.ValidationError) as e:
+                one.iter_values(batch_size=bad)
+            assert "batch_size" in str(e.value)
+
+
 def test_tasks_share_input_records(reader):
     tasks = reader.read_tasks()
     by_id = {}

@@ -2,7 +2,9 @@
 // built, and once the index holds a signal its reads run no SQL (counted, not timed).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 #include "release_fixture.h"
 #include "timef/error.h"
@@ -129,6 +131,65 @@ TEST(SignalValuesTest, APassInRecordOrderDecodesEachPageOnce) {
   }
   EXPECT_EQ(reverse.counters().data_pages_resumed, 0u);
   EXPECT_EQ(reverse.counters().data_pages_decoded, read);
+}
+
+// Reader::SignalIds: every signal once, grouped by record in read order with a record's valueless
+// signals last, and in storage order: a values-only pass over it (GetSignalValues + LoadValues in
+// batches, no record built) decodes exactly the pages a pass in record order decodes.
+TEST(SignalValuesTest, SignalIdsListEverySignalOnceInStorageOrder) {
+  WriteOptions options;
+  options.data_page_target_bytes = 64 * 1024;  // several signals per page
+  auto w = WriteTwoEcgRecords(options, 6);
+  std::map<int64_t, std::shared_ptr<model::Signal>> written;
+  for (const auto& [signal, record_id] : AllSignals(*w)) written[*signal->id()] = signal;
+
+  Reader reader = Reader::Open(w->result.release_dir);
+  const std::vector<int64_t> ids = reader.SignalIds();
+  ASSERT_EQ(ids.size(), written.size());
+  std::set<int64_t> seen;
+  const std::vector<SignalValuesRef> refs = reader.GetSignalValues(ids);
+  std::vector<int64_t> record_order;
+  bool valueless_seen = false;
+  for (const SignalValuesRef& ref : refs) {
+    ASSERT_TRUE(written.contains(ref.id())) << ref.id();
+    EXPECT_TRUE(seen.insert(ref.id()).second) << "signal " << ref.id() << " listed twice";
+    if (record_order.empty() || record_order.back() != ref.record_id()) {
+      record_order.push_back(ref.record_id());
+      valueless_seen = false;
+    }
+    if (!ref.has_values()) valueless_seen = true;
+    EXPECT_FALSE(valueless_seen && ref.has_values())
+        << "signal " << ref.id() << " has values but follows a valueless one of its record";
+  }
+  EXPECT_EQ(record_order, reader.RecordIds()) << "one run per record, in read order";
+
+  std::size_t with_values = 0;
+  for (std::size_t at = 0; at < refs.size(); at += 5) {
+    std::vector<SignalValuesRef> batch;
+    for (std::size_t i = at; i < std::min(refs.size(), at + 5); ++i) {
+      if (refs[i].has_values()) batch.push_back(refs[i]);
+    }
+    const auto arrays = reader.LoadValues(batch);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      ASSERT_EQ(*arrays[i], *written.at(batch[i].id())->LoadValues()) << batch[i].id();
+      ++with_values;
+    }
+  }
+  ASSERT_GT(with_values, 0u);
+  const ReaderCounters values_only = reader.counters();
+
+  Reader by_records = Reader::Open(w->result.release_dir);
+  RecordStream stream = by_records.IterRecords();
+  while (auto batch = stream.Next()) {
+    for (const auto& record : *batch) {
+      for (const auto& signal : record->Signals()) {
+        if (signal->has_values()) signal->LoadValues();
+      }
+    }
+  }
+  EXPECT_EQ(values_only.chunks_read, with_values);
+  EXPECT_EQ(values_only.data_pages_decoded, by_records.counters().data_pages_decoded);
+  EXPECT_GT(values_only.data_pages_resumed, 0u);
 }
 
 TEST(SignalValuesTest, AfterTheFirstLookupReadsRunNoSqlAndTouchOnlyTheirShard) {
