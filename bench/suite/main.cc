@@ -203,6 +203,7 @@ struct Workload {
 std::vector<Workload> WorkloadsFor(CorpusKind kind) {
   const Workload open{"open", "ms", false, OpenWorkload};
   const Workload scan{"scan", "MB/s", true, ScanWorkload};
+  const Workload scan_values{"scan_values", "MB/s", true, ScanValuesWorkload};
   auto series = [](SeriesPath path) {
     return [path](const SuiteOptions& o, CorpusKind k) { return RandomSeriesWorkload(o, k, path); };
   };
@@ -230,6 +231,7 @@ std::vector<Workload> WorkloadsFor(CorpusKind kind) {
       // Then the same corpus on the Zarr backend against this Parquet release (docs/format.md §8).
       return {open,
               scan,
+              scan_values,
               random,
               random_object,
               random_handle,
@@ -243,8 +245,8 @@ std::vector<Workload> WorkloadsFor(CorpusKind kind) {
               {"zarr_random_series", "µs", false, ZarrRandomSeriesWorkload},
               {"zarr_window", "ms/window", false, ZarrWindowWorkload}};
     case CorpusKind::kTsqa:
-      return {open,          scan,    random,         random_object, random_handle,
-              random_record, batched, batched_object, window,        verify};
+      return {open,          scan,    scan_values,    random, random_object, random_handle,
+              random_record, batched, batched_object, window, verify};
     case CorpusKind::kLong:
       // A few 50M-sample series: single-series reads would just be scans; windows matter.
       return {open, scan, window, verify};

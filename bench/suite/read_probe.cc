@@ -3,7 +3,7 @@
 // benchmark (the suite times and checks); it prints the median per operation as a sanity figure.
 //
 // usage: timef_read_probe RELEASE series|object|handle|batch|batch_load|batch_object|record|scan|
-//        scan_eager N [SEED] [CATALOG_CACHE_BYTES] [DECODE_THREADS]
+//        scan_eager|scan_values N [SEED] [CATALOG_CACHE_BYTES] [DECODE_THREADS]
 //        (ReaderOptions::catalog_cache_bytes, 0 = every lookup runs SQL; ReaderOptions::
 //        decode_threads). batch_load: 64 refs through Reader::LoadValues; scan_eager: IterRecords
 //        with the values loaded in batches of 64 records ($PROBE_BATCH records when set).
@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,8 @@ double Median(std::vector<double> v) {
 int main(int argc, char** argv) {
   if (argc < 4) {
     std::cerr << "usage: timef_read_probe RELEASE "
-                 "series|object|handle|batch|batch_load|batch_object|record|scan|scan_eager N "
+                 "series|object|handle|batch|batch_load|batch_object|record|scan|scan_eager|scan_"
+                 "values N "
                  "[SEED] [CATALOG_CACHE_BYTES] [DECODE_THREADS]\n";
     return 2;
   }
@@ -72,6 +74,15 @@ int main(int argc, char** argv) {
       while (auto batch = stream.Next()) {
         for (const auto& record : *batch) {
           for (const auto& signal : record->Signals()) sink += signal->LoadValues()->size();
+        }
+      }
+    } else if (mode == "scan_values") {  // one operation = a values-only epoch, 256 per batch
+      const std::vector<std::int64_t> ids = reader.SignalIds();
+      const std::span<const std::int64_t> all(ids);
+      for (std::size_t at = 0; at < all.size(); at += 256) {
+        const auto batch = all.subspan(at, std::min<std::size_t>(256, all.size() - at));
+        for (const auto& values : reader.LoadValues(reader.GetSignalValues(batch))) {
+          sink += values->size();
         }
       }
     } else if (mode == "record") {

@@ -87,6 +87,9 @@ std::vector<Json> ComposeWorkloads(const SuiteOptions& options, CorpusKind kind,
 // ---- reads (workloads_read.cc) ----
 Json OpenWorkload(const SuiteOptions& options, CorpusKind kind);
 Json ScanWorkload(const SuiteOptions& options, CorpusKind kind);
+// A values-only epoch: Reader::SignalIds(), then GetSignalValues + LoadValues of 256 signals at a
+// time (decoded on the reader's decode threads), sum; checked bit for bit afterwards, untimed.
+Json ScanValuesWorkload(const SuiteOptions& options, CorpusKind kind);
 enum class SeriesPath {
   kIndex,   // Reader::GetSignalValues(id).LoadValues(): the compact locator index, no record built
   kObject,  // Reader::GetSignal(id)->LoadValues(): hydrates the signal's whole record first
