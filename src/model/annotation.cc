@@ -89,7 +89,8 @@ const TextList& AnnotationValue::text_list() const {
 AnnotationContent::AnnotationContent(std::string name, AnnotationValue value)
     : name_(std::move(name)), value_(std::move(value)) {
   if (name_.empty()) internal::Fail("annotation ''", "name", "an annotation key must not be empty");
-  internal::CheckUtf8(name_, Describe(), "name");
+  internal::CheckUtf8(
+      name_, [this] { return Describe(); }, "name");
 }
 
 void AnnotationContent::set_unit(std::optional<std::string_view> unit) {
@@ -105,12 +106,15 @@ void AnnotationContent::set_unit(std::optional<std::string_view> unit) {
 }
 
 void AnnotationContent::set_description(std::optional<std::string> description) {
-  if (description) internal::CheckUtf8(*description, Describe(), "description");
+  if (description)
+    internal::CheckUtf8(
+        *description, [this] { return Describe(); }, "description");
   description_ = std::move(description);
 }
 
 void AnnotationContent::set_metadata(Json metadata) {
-  internal::CheckMetadata(metadata, Describe(), "metadata");
+  internal::CheckMetadata(
+      metadata, [this] { return Describe(); }, "metadata");
   metadata_ = std::move(metadata);
 }
 
@@ -128,7 +132,9 @@ void Annotation::set_span(AnnotationSpan span) {
 }
 
 void Annotation::set_provenance(std::optional<Json> provenance) {
-  if (provenance) internal::CheckJsonValue(*provenance, Describe(), "provenance");
+  if (provenance)
+    internal::CheckJsonValue(
+        *provenance, [this] { return Describe(); }, "provenance");
   provenance_ = std::move(provenance);
 }
 
@@ -141,7 +147,8 @@ void Annotation::set_confidence(std::optional<double> confidence) {
 }
 
 void Annotation::set_metadata(Json metadata) {
-  internal::CheckMetadata(metadata, Describe(), "metadata");
+  internal::CheckMetadata(
+      metadata, [this] { return Describe(); }, "metadata");
   metadata_ = std::move(metadata);
 }
 

@@ -21,7 +21,8 @@ void Record::set_time_span(std::optional<TimeInterval> span) {
 }
 
 void Record::set_metadata(Json metadata) {
-  internal::CheckMetadata(metadata, Describe(), "metadata");
+  internal::CheckMetadata(
+      metadata, [this] { return Describe(); }, "metadata");
   metadata_ = std::move(metadata);
 }
 

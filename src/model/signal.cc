@@ -60,7 +60,8 @@ Signal::Signal(std::string name, std::shared_ptr<const Spec> spec,
 }
 
 void Signal::CheckShape() const {
-  internal::CheckUtf8(name_, Describe(), "name");
+  internal::CheckUtf8(
+      name_, [this] { return Describe(); }, "name");
   if (!spec_) internal::Fail(Describe(), "spec", "a signal needs a spec");
   spec_->Check();
   if (!axis_) internal::Fail(Describe(), "axis", "a signal needs a time axis");
@@ -83,12 +84,14 @@ void Signal::set_id(std::optional<int64_t> id) {
 }
 
 void Signal::set_name(std::string name) {
-  internal::CheckUtf8(name, Describe(), "name");
+  internal::CheckUtf8(
+      name, [this] { return Describe(); }, "name");
   name_ = std::move(name);
 }
 
 void Signal::set_metadata(Json metadata) {
-  internal::CheckMetadata(metadata, Describe(), "metadata");
+  internal::CheckMetadata(
+      metadata, [this] { return Describe(); }, "metadata");
   metadata_ = std::move(metadata);
 }
 

@@ -6,16 +6,19 @@
 namespace timef::model {
 
 Source::Source(std::string name) : name_(std::move(name)) {
-  internal::CheckUtf8(name_, Describe(), "name");
+  internal::CheckUtf8(
+      name_, [this] { return Describe(); }, "name");
 }
 
 void Source::set_name(std::string name) {
-  internal::CheckUtf8(name, Describe(), "name");
+  internal::CheckUtf8(
+      name, [this] { return Describe(); }, "name");
   name_ = std::move(name);
 }
 
 void Source::set_metadata(Json metadata) {
-  internal::CheckMetadata(metadata, Describe(), "metadata");
+  internal::CheckMetadata(
+      metadata, [this] { return Describe(); }, "metadata");
   metadata_ = std::move(metadata);
 }
 

@@ -45,42 +45,42 @@ std::shared_ptr<const Spec> Spec::Make(Spec spec) {
 }
 
 void Spec::Check() const {
-  const std::string object = "spec " + internal::Quoted(spec_type);
+  const auto object = [this] { return "spec " + internal::Quoted(spec_type); };
   if (!IsValidSpecType(spec_type)) {
-    internal::Fail(object, "spec_type",
+    internal::Fail(object(), "spec_type",
                    "a spec_type is non-empty UTF-8 and not '.', '..', '_irregular', "
                    "'_time_offsets' or '_validity'");
   }
   internal::CheckUtf8(name, object, "name");
   if (unit && !IsCanonicalUnit(*unit)) {
-    internal::Fail(object, "unit",
+    internal::Fail(object(), "unit",
                    "unit " + internal::Quoted(*unit) + " is not a canonical unit name");
   }
   if (dtype == DType::kEnum) {
-    if (categories.empty()) internal::Fail(object, "categories", "an enum spec needs categories");
+    if (categories.empty()) internal::Fail(object(), "categories", "an enum spec needs categories");
     std::set<std::string_view> seen;
     for (size_t i = 0; i < categories.size(); ++i) {
       const std::string where = "categories[" + std::to_string(i) + "]";
-      if (categories[i].empty()) internal::Fail(object, where, "a category must not be empty");
+      if (categories[i].empty()) internal::Fail(object(), where, "a category must not be empty");
       internal::CheckUtf8(categories[i], object, where);
       if (!seen.insert(categories[i]).second) {
-        internal::Fail(object, where, "category " + internal::Quoted(categories[i]) + " repeats");
+        internal::Fail(object(), where, "category " + internal::Quoted(categories[i]) + " repeats");
       }
     }
   } else if (!categories.empty()) {
     internal::Fail(
-        object, "categories",
+        object(), "categories",
         "only an enum spec has categories (dtype is " + std::string(ToString(dtype)) + ")");
   }
   for (size_t i = 0; i < value_shape.size(); ++i) {
     if (value_shape[i] < 1) {
-      internal::Fail(object, "value_shape[" + std::to_string(i) + "]",
+      internal::Fail(object(), "value_shape[" + std::to_string(i) + "]",
                      "each dimension must be ≥ 1, got " + std::to_string(value_shape[i]));
     }
   }
   if (!dimension_names.empty()) {
     if (dimension_names.size() != value_shape.size()) {
-      internal::Fail(object, "dimension_names",
+      internal::Fail(object(), "dimension_names",
                      "expected " + std::to_string(value_shape.size()) +
                          " names (one per value_shape entry), got " +
                          std::to_string(dimension_names.size()));
@@ -89,20 +89,20 @@ void Spec::Check() const {
     for (size_t i = 0; i < dimension_names.size(); ++i) {
       const std::string where = "dimension_names[" + std::to_string(i) + "]";
       if (dimension_names[i].empty())
-        internal::Fail(object, where, "a dimension name must not be empty");
+        internal::Fail(object(), where, "a dimension name must not be empty");
       internal::CheckUtf8(dimension_names[i], object, where);
       if (!seen.insert(dimension_names[i]).second) {
-        internal::Fail(object, where,
+        internal::Fail(object(), where,
                        "dimension name " + internal::Quoted(dimension_names[i]) + " repeats");
       }
     }
   }
   // A value cast from outside the enumeration has no name.
   if (ParseModality(ToString(modality)) != modality) {
-    internal::Fail(object, "modality", "unknown modality");
+    internal::Fail(object(), "modality", "unknown modality");
   }
   if (ParseDType(ToString(dtype)) != dtype) {
-    internal::Fail(object, "dtype", "unknown dtype");
+    internal::Fail(object(), "dtype", "unknown dtype");
   }
   StepWidth();  // rejects a shape whose product overflows
 }

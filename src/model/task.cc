@@ -213,7 +213,8 @@ void Task::AddFromTask(std::shared_ptr<Task> task) {
 }
 
 void Task::set_metadata(Json metadata) {
-  internal::CheckMetadata(metadata, Describe(), "metadata");
+  internal::CheckMetadata(
+      metadata, [this] { return Describe(); }, "metadata");
   metadata_ = std::move(metadata);
 }
 
@@ -233,7 +234,8 @@ void Task::RequireType(TaskType type, const char* field) const {
 void Task::set_target_schema(std::optional<std::string> schema) {
   if (schema) {
     RequireType(TaskType::kClassification, "target_schema");
-    internal::CheckUtf8(*schema, Describe(), "target_schema");
+    internal::CheckUtf8(
+        *schema, [this] { return Describe(); }, "target_schema");
   }
   target_schema_ = std::move(schema);
 }
@@ -254,7 +256,8 @@ void Task::set_unit(std::optional<std::string_view> unit) {
 void Task::set_target_name(std::optional<std::string> name) {
   if (name) {
     RequireType(TaskType::kScalarPrediction, "target_name");
-    internal::CheckUtf8(*name, Describe(), "target_name");
+    internal::CheckUtf8(
+        *name, [this] { return Describe(); }, "target_name");
   }
   target_name_ = std::move(name);
 }

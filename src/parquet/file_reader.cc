@@ -47,6 +47,9 @@ struct FileReader::Impl {
   // Per (row group, column): 0 = not looked at, 1 = none, 2 = loaded.
   std::vector<std::uint8_t> index_state;
   std::vector<std::unique_ptr<OffsetIndex>> indexes;
+  // Per (row group, column), made on first use: a chunk read then builds no error context (a
+  // path and column copy) and repeats no footer checks.
+  std::vector<std::unique_ptr<const ChunkInfo>> infos;
   std::vector<std::byte> index_bytes;
   ReaderStats stats;
   std::uint64_t file_id = DictionaryCache::NewFileId();
@@ -75,6 +78,12 @@ struct FileReader::Impl {
     return context.WithRowGroup(row_group).WithColumn(column_paths[column]);
   }
   ChunkInfo MakeChunkInfo(int row_group, int column) const;
+  const ChunkInfo& Info(int row_group, int column) {
+    auto& slot = infos[static_cast<std::size_t>(row_group) * columns.size() +
+                       static_cast<std::size_t>(column)];
+    if (!slot) slot = std::make_unique<const ChunkInfo>(MakeChunkInfo(row_group, column));
+    return *slot;
+  }
   const OffsetIndex* LoadOffsetIndex(int row_group, int column);
 };
 
@@ -113,6 +122,7 @@ void FileReader::Impl::ReadFooter() {
   const std::size_t chunks = metadata.row_groups.size() * columns.size();
   index_state.assign(chunks, 0);
   indexes.resize(chunks);
+  infos.resize(chunks);
 }
 
 void FileReader::Impl::CheckRowGroups() {
@@ -222,7 +232,7 @@ const OffsetIndex* FileReader::Impl::LoadOffsetIndex(int row_group, int column) 
     at.Throw("offset index at " + std::to_string(offset) + " of " + std::to_string(length) +
              " bytes lies outside the file's page area");
   }
-  const ChunkInfo info = MakeChunkInfo(row_group, column);
+  const ChunkInfo& info = Info(row_group, column);
   const auto bytes =
       Read(static_cast<std::uint64_t>(offset), static_cast<std::uint64_t>(length), index_bytes);
   auto index = std::make_unique<OffsetIndex>(
@@ -292,7 +302,7 @@ std::vector<int> FileReader::ColumnIndices(std::span<const std::string> names) c
 
 void FileReader::ReadColumnChunk(int row_group, int column, ColumnData& out) {
   impl_->CheckArguments(row_group, column);
-  const ChunkInfo info = impl_->MakeChunkInfo(row_group, column);
+  const ChunkInfo& info = impl_->Info(row_group, column);
   impl_->chunk_reader.Read(info, nullptr, 0, info.num_rows, out);
 }
 
@@ -307,7 +317,7 @@ void FileReader::ReadRows(int row_group, int column, std::int64_t first_row, std
         "row range [" + std::to_string(first_row) + ", " + std::to_string(last_row) +
             ") is not within the row group's " + std::to_string(rows) + " rows");
   }
-  const ChunkInfo info = impl_->MakeChunkInfo(row_group, column);
+  const ChunkInfo& info = impl_->Info(row_group, column);
   const OffsetIndex* index = nullptr;
   if (impl_->options.use_page_index && first_row < last_row) {
     index = impl_->LoadOffsetIndex(row_group, column);
