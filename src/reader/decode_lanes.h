@@ -8,10 +8,18 @@
 // read stopped (parked pages), so a run of a scan's consecutive signals decodes each page once, as
 // one reader would; only the page at a run's start may be decoded by two lanes.
 //
+// Why threads that stay: a thread started per batch was often placed on the core of the thread
+// that started it and finished before the scheduler moved it, so a batch's runs took turns on one
+// core (measured: no gain from 2 threads on batches of 256 ECG series, twice the CPU time). A
+// lane's worker sleeps between batches and keeps its core, arena and caches.
+//
 // Threading: every member may be called from any thread. A lane's lock is taken before any lock of
-// the caller's that the `run` callbacks take (ReaderState's file lock), never after.
+// the caller's that the `run` callbacks take (ReaderState's file lock), never after. fork(): the
+// child has none of the workers; the first batch there starts its own, and the parent's worker
+// objects are abandoned (leaked, never joined) because their threads and locks do not exist there.
 #pragma once
 
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -19,7 +27,6 @@
 #include <memory>
 #include <mutex>
 #include <span>
-#include <thread>
 #include <vector>
 
 #include "values/chunk_reader.h"
@@ -39,7 +46,7 @@ class DecodeJob {
   DecodeJob(const DecodeJob&) = delete;
   DecodeJob& operator=(const DecodeJob&) = delete;
 
-  // Blocks until every run has ended.
+  // Blocks until every run handed to a worker has ended.
   void Join();
   // Join(), then rethrows the failure of the earliest run that failed (on every call). A failed
   // run stops at its failing item; the other runs finish.
@@ -48,18 +55,22 @@ class DecodeJob {
  private:
   friend class DecodeLanes;
   void Decode(DecodeLanes& lanes, std::size_t k);
+  void Finished();  // a worker's run k ended
 
   Run run_;
   std::vector<std::size_t> bounds_;  // run k holds items [bounds_[k], bounds_[k + 1])
   std::vector<std::exception_ptr> failures_;
-  std::mutex join_mutex_;
-  std::vector<std::jthread> threads_;  // last: joined before the members above go
+  std::mutex done_mutex_;
+  std::condition_variable done_;
+  std::size_t on_workers_ = 0;  // runs handed to workers and not yet ended (under done_mutex_)
 };
 
 class DecodeLanes {
  public:
   // `count` ≥ 1 lanes over one dictionary cache of `dictionary_cache_bytes`.
   DecodeLanes(int count, std::size_t dictionary_cache_bytes);
+  // Stops and joins the workers (first waiting for the runs queued on them).
+  ~DecodeLanes();
   DecodeLanes(const DecodeLanes&) = delete;
   DecodeLanes& operator=(const DecodeLanes&) = delete;
 
@@ -80,7 +91,9 @@ class DecodeLanes {
   // end) for each, run k on lane k (waiting for the lane while another batch holds it). With
   // `caller_runs_first` the first run decodes on the calling thread before Start returns and the
   // others on threads started for them; without, every run gets a thread and Start returns at
-  // once. `job` must be new (default-constructed) and outlive nothing `run` refers to.
+  // once. Runs not on the caller go to lane k's worker thread, started with the first batch that
+  // needs one (if it cannot be started, the run decodes on the caller instead). `job` must be new
+  // (default-constructed) and outlive nothing `run` refers to.
   void Start(std::span<const std::int64_t> weights, DecodeJob::Run run, bool caller_runs_first,
              DecodeJob& job);
 
@@ -99,8 +112,24 @@ class DecodeLanes {
   // Below this total weight (values) a batch is decoded as one run: starting a thread costs about
   // what decoding a few thousand values does.
   static constexpr std::int64_t kMinParallelWeight = 16384;
+  // Nor is a batch of short items (fewer values per item on average): on 12,000 series of 64-512
+  // values in batches of 256, two threads took 1.5-3x the time of one, with twice the CPU time,
+  // more of it in the allocator and the kernel, with threads started per batch and with workers
+  // alike (docs/benchmarks.md "Values-only epochs"; the cause is not pinned down).
+  static constexpr std::int64_t kMinMeanParallelWeight = 2048;
+
+  class Workers;
+  // Hands run k of `job` to lane k's worker; false when no worker could be started.
+  bool Post(DecodeJob& job, std::size_t k);
+  // What a worker does with a posted run.
+  void RunPosted(DecodeJob& job, std::size_t k) {
+    job.Decode(*this, k);
+    job.Finished();  // the last touch of `job`: its owner may destroy it right after
+  }
 
   std::vector<std::unique_ptr<Lane>> lanes_;
+  std::mutex workers_mutex_;
+  std::unique_ptr<Workers> workers_;  // one thread per lane, started by the first Post
 };
 
 }  // namespace timef

@@ -3,6 +3,8 @@
 // to that many threads, and the values are the same for any thread count. That the work really
 // went to several lanes is checked by counters (each lane opens the shard for itself), not by time.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <map>
@@ -243,6 +245,46 @@ TEST(DecodeLanesTest, HandlesOfOneReaderDecodeFromFourThreadsOnTwoLanes) {
   }
   EXPECT_EQ(failures.load(), 0);
   EXPECT_LE(reader.counters().values_files_opened, 2 * w->result.manifest.files.time_series.size());
+}
+
+}  // namespace
+}  // namespace timef
+
+namespace timef {
+namespace {
+
+// The lanes' worker threads stay between batches; a child of fork() has none of them, so its first
+// batch starts workers of its own (the parent's are abandoned there, not joined) and the parent's
+// go on serving the parent. A hang in the child ends it through alarm().
+TEST(DecodeLanesTest, AChildOfForkDecodesOnWorkersOfItsOwn) {
+  auto w = WriteEcgRecords();
+  const auto written = Written(*w);
+  const std::vector<int64_t> ids = Ids(written);
+  Reader reader = Reader::Open(w->result.release_dir, ReaderOptions{.decode_threads = 2});
+  const std::vector<SignalValuesRef> refs = reader.GetSignalValues(ids);
+  auto matches = [&](const std::vector<std::shared_ptr<const model::ValueArray>>& loaded) {
+    if (loaded.size() != ids.size()) return false;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (!(*loaded[i] == *written.at(ids[i]))) return false;
+    }
+    return true;
+  };
+  ASSERT_TRUE(matches(reader.LoadValues(refs)));  // the workers now run
+
+  const pid_t child = fork();
+  ASSERT_NE(child, -1);
+  if (child == 0) {
+    alarm(60);
+    bool ok = true;
+    for (int pass = 0; pass < 3 && ok; ++pass) ok = matches(reader.LoadValues(refs));
+    _exit(ok ? 0 : 1);
+  }
+  EXPECT_TRUE(matches(reader.LoadValues(refs)));
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child was ended by signal "
+                                 << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "the child read other values";
 }
 
 }  // namespace
