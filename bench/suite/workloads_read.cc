@@ -21,6 +21,18 @@ constexpr std::size_t kScanValuesBatch = 256;
 
 std::span<const float> Floats(const model::ValueArray& values) { return values.values<float>(); }
 
+// Throws unless `values` are signal `id`'s floats in the raw store, bit for bit.
+void CheckAgainstRaw(const RawStore& raw, std::int64_t id, const model::ValueArray& values,
+                     const std::string& workload) {
+  const auto want = raw.Series(id);
+  const auto got = Floats(values);
+  if (got.size() != want.size() ||
+      (!got.empty() && std::memcmp(got.data(), want.data(), got.size_bytes()) != 0)) {
+    throw std::runtime_error(workload + ": signal " + std::to_string(id) +
+                             " differs from the raw store");
+  }
+}
+
 }  // namespace
 
 Json OpenWorkload(const SuiteOptions& options, CorpusKind kind) {
@@ -91,11 +103,21 @@ Json ScanWorkload(const SuiteOptions& options, CorpusKind kind) {
     throw std::runtime_error("timef scan saw " + std::to_string(n_values) + " values, raw store " +
                              std::to_string(setup.raw.All().size()));
   }
+  // Untimed: every series of a lazy pass bit for bit against the raw store.
+  RecordStream check = setup.reader.IterRecords();
+  while (auto batch = check.Next()) {
+    for (const auto& record : *batch) {
+      for (const auto& signal : record->Signals()) {
+        CheckAgainstRaw(setup.raw, *signal->id(), *signal->LoadValues(), "scan");
+      }
+    }
+  }
   return Json{{"timef", timef},
               {"duckdb", duckdb},
               {"raw_mmap", raw},
               {"extra",
                {{"values", n_values},
+                {"checked_bit_exact", true},
                 {"sum", {{"timef", timef_sum}, {"duckdb", duckdb_sum}, {"raw_mmap", raw_sum}}}}}};
 }
 
@@ -139,14 +161,7 @@ Json ScanValuesWorkload(const SuiteOptions& options, CorpusKind kind) {
   // Untimed: every series bit for bit against the raw store, and every series seen once.
   std::int64_t series = 0;
   pass([&](std::int64_t id, const model::ValueArray& values) {
-    const auto raw = setup.raw.Series(id);
-    const auto got = Floats(values);
-    if (got.size() != raw.size() ||
-        !std::equal(got.begin(), got.end(), raw.begin(),
-                    [](float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; })) {
-      throw std::runtime_error("scan_values: signal " + std::to_string(id) +
-                               " differs from the raw store");
-    }
+    CheckAgainstRaw(setup.raw, id, values, "scan_values");
     ++series;
   });
   if (n_values != static_cast<std::int64_t>(setup.raw.All().size()) ||
@@ -162,6 +177,7 @@ Json ScanValuesWorkload(const SuiteOptions& options, CorpusKind kind) {
                {{"values", n_values},
                 {"series", series},
                 {"batch", kScanValuesBatch},
+                {"checked_bit_exact", true},
                 {"sum", {{"timef", timef_sum}, {"duckdb", duckdb_sum}}}}}};
 }
 
