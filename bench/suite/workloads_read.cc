@@ -33,6 +33,35 @@ void CheckAgainstRaw(const RawStore& raw, std::int64_t id, const model::ValueArr
   }
 }
 
+// The samples of a full-pass workload: timef's MB/s, then DuckDB's scan of the same values.
+struct PassSamples {
+  Json timef = Json::array();
+  Json duckdb = Json::array();
+  double timef_sum = 0;
+  double duckdb_sum = 0;
+  std::int64_t n_values = 0;
+};
+
+// One repetition: `pass(consume)` hands every series to consume(id, values) inside the clock.
+template <typename Pass>
+void TimePass(ReadSetup& setup, const Pass& pass, PassSamples& out) {
+  {
+    Stopwatch clock;
+    double sum = 0;
+    std::int64_t n = 0;
+    pass([&](std::int64_t, const model::ValueArray& values) {
+      sum += SumOf(Floats(values));
+      n += values.size();
+    });
+    out.timef.push_back(static_cast<double>(n) * 4 / 1e6 / clock.Seconds());
+    out.timef_sum = sum;
+    out.n_values = n;
+  }
+  Stopwatch clock;
+  out.duckdb_sum = setup.duckdb->ScanSum();
+  out.duckdb.push_back(static_cast<double>(out.n_values) * 4 / 1e6 / clock.Seconds());
+}
+
 }  // namespace
 
 Json OpenWorkload(const SuiteOptions& options, CorpusKind kind) {
@@ -58,75 +87,53 @@ Json OpenWorkload(const SuiteOptions& options, CorpusKind kind) {
 Json ScanWorkload(const SuiteOptions& options, CorpusKind kind) {
   ReadSetup setup(options, kind);
   setup.reader.RecordIds();  // the catalog is open before the clock starts
-  Json timef = Json::array(), duckdb = Json::array(), raw = Json::array();
-  double timef_sum = 0, duckdb_sum = 0, raw_sum = 0;
-  std::int64_t n_values = 0;
-  for (int rep = 0; rep < options.repeats; ++rep) {
-    {
-      Stopwatch clock;
-      double sum = 0;
-      std::int64_t n = 0;
-      RecordQuery query;
-      if (options.decode_threads > 1) {
-        // The API's parallel decoding: batches of values decoded on the reader's decode threads,
-        // the next batch while this loop sums the current one.
-        query.batch_size = 64;
-        query.load.signal_values = Loading::kEager;
-      }
-      RecordStream stream = setup.reader.IterRecords(query);
-      while (auto batch = stream.Next()) {
-        for (const auto& record : *batch) {
-          for (const auto& signal : record->Signals()) {
-            const auto values = signal->LoadValues();
-            sum += SumOf(Floats(*values));
-            n += values->size();
-          }
-        }
-      }
-      const double s = clock.Seconds();
-      timef.push_back(static_cast<double>(n) * 4 / 1e6 / s);
-      timef_sum = sum;
-      n_values = n;
-    }
-    {
-      Stopwatch clock;
-      duckdb_sum = setup.duckdb->ScanSum();
-      duckdb.push_back(static_cast<double>(n_values) * 4 / 1e6 / clock.Seconds());
-    }
-    {
-      Stopwatch clock;
-      raw_sum = SumOf(setup.raw.All());
-      raw.push_back(static_cast<double>(setup.raw.All().size()) * 4 / 1e6 / clock.Seconds());
-    }
+  RecordQuery query;
+  if (options.decode_threads > 1) {
+    // The API's parallel decoding: batches of values decoded on the reader's decode threads,
+    // the next batch while this loop sums the current one.
+    query.batch_size = 64;
+    query.load.signal_values = Loading::kEager;
   }
-  if (n_values != static_cast<std::int64_t>(setup.raw.All().size())) {
-    throw std::runtime_error("timef scan saw " + std::to_string(n_values) + " values, raw store " +
-                             std::to_string(setup.raw.All().size()));
+  auto pass = [&](const RecordQuery& q, const auto& consume) {
+    RecordStream stream = setup.reader.IterRecords(q);
+    while (auto batch = stream.Next()) {
+      for (const auto& record : *batch) {
+        for (const auto& signal : record->Signals()) consume(*signal->id(), *signal->LoadValues());
+      }
+    }
+  };
+  PassSamples samples;
+  Json raw = Json::array();
+  double raw_sum = 0;
+  for (int rep = 0; rep < options.repeats; ++rep) {
+    TimePass(
+        setup, [&](const auto& consume) { pass(query, consume); }, samples);
+    Stopwatch clock;
+    raw_sum = SumOf(setup.raw.All());
+    raw.push_back(static_cast<double>(setup.raw.All().size()) * 4 / 1e6 / clock.Seconds());
+  }
+  if (samples.n_values != static_cast<std::int64_t>(setup.raw.All().size())) {
+    throw std::runtime_error("timef scan saw " + std::to_string(samples.n_values) +
+                             " values, raw store " + std::to_string(setup.raw.All().size()));
   }
   // Untimed: every series of a lazy pass bit for bit against the raw store.
-  RecordStream check = setup.reader.IterRecords();
-  while (auto batch = check.Next()) {
-    for (const auto& record : *batch) {
-      for (const auto& signal : record->Signals()) {
-        CheckAgainstRaw(setup.raw, *signal->id(), *signal->LoadValues(), "scan");
-      }
-    }
-  }
-  return Json{{"timef", timef},
-              {"duckdb", duckdb},
-              {"raw_mmap", raw},
-              {"extra",
-               {{"values", n_values},
-                {"checked_bit_exact", true},
-                {"sum", {{"timef", timef_sum}, {"duckdb", duckdb_sum}, {"raw_mmap", raw_sum}}}}}};
+  pass(RecordQuery{}, [&](std::int64_t id, const model::ValueArray& values) {
+    CheckAgainstRaw(setup.raw, id, values, "scan");
+  });
+  return Json{
+      {"timef", samples.timef},
+      {"duckdb", samples.duckdb},
+      {"raw_mmap", raw},
+      {"extra",
+       {{"values", samples.n_values},
+        {"checked_bit_exact", true},
+        {"sum",
+         {{"timef", samples.timef_sum}, {"duckdb", samples.duckdb_sum}, {"raw_mmap", raw_sum}}}}}};
 }
 
 Json ScanValuesWorkload(const SuiteOptions& options, CorpusKind kind) {
   ReadSetup setup(options, kind);
   setup.reader.RecordIds();  // the catalog is open before the clock starts
-  Json timef = Json::array(), duckdb = Json::array();
-  double timef_sum = 0, duckdb_sum = 0;
-  std::int64_t n_values = 0;
   // Each pass lists the IDs and fetches the refs inside the clock: the whole epoch is timed.
   auto pass = [&](const auto& consume) {
     const std::vector<std::int64_t> ids = setup.reader.SignalIds();
@@ -138,47 +145,29 @@ Json ScanValuesWorkload(const SuiteOptions& options, CorpusKind kind) {
       for (std::size_t i = 0; i < batch.size(); ++i) consume(batch[i], *arrays[i]);
     }
   };
-  for (int rep = 0; rep < options.repeats; ++rep) {
-    {
-      Stopwatch clock;
-      double sum = 0;
-      std::int64_t n = 0;
-      pass([&](std::int64_t, const model::ValueArray& values) {
-        sum += SumOf(Floats(values));
-        n += values.size();
-      });
-      const double s = clock.Seconds();
-      timef.push_back(static_cast<double>(n) * 4 / 1e6 / s);
-      timef_sum = sum;
-      n_values = n;
-    }
-    {
-      Stopwatch clock;
-      duckdb_sum = setup.duckdb->ScanSum();
-      duckdb.push_back(static_cast<double>(n_values) * 4 / 1e6 / clock.Seconds());
-    }
-  }
+  PassSamples samples;
+  for (int rep = 0; rep < options.repeats; ++rep) TimePass(setup, pass, samples);
   // Untimed: every series bit for bit against the raw store, and every series seen once.
   std::int64_t series = 0;
   pass([&](std::int64_t id, const model::ValueArray& values) {
     CheckAgainstRaw(setup.raw, id, values, "scan_values");
     ++series;
   });
-  if (n_values != static_cast<std::int64_t>(setup.raw.All().size()) ||
+  if (samples.n_values != static_cast<std::int64_t>(setup.raw.All().size()) ||
       series != static_cast<std::int64_t>(setup.ids.size())) {
-    throw std::runtime_error("timef scan_values saw " + std::to_string(n_values) + " values in " +
-                             std::to_string(series) + " series, raw store " +
+    throw std::runtime_error("timef scan_values saw " + std::to_string(samples.n_values) +
+                             " values in " + std::to_string(series) + " series, raw store " +
                              std::to_string(setup.raw.All().size()) + " in " +
                              std::to_string(setup.ids.size()));
   }
-  return Json{{"timef", timef},
-              {"duckdb", duckdb},
+  return Json{{"timef", samples.timef},
+              {"duckdb", samples.duckdb},
               {"extra",
-               {{"values", n_values},
+               {{"values", samples.n_values},
                 {"series", series},
                 {"batch", kScanValuesBatch},
                 {"checked_bit_exact", true},
-                {"sum", {{"timef", timef_sum}, {"duckdb", duckdb_sum}}}}}};
+                {"sum", {{"timef", samples.timef_sum}, {"duckdb", samples.duckdb_sum}}}}}};
 }
 
 Json RandomSeriesWorkload(const SuiteOptions& options, CorpusKind kind, SeriesPath path) {
