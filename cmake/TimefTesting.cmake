@@ -1,23 +1,93 @@
 find_package(GTest REQUIRED)
 include(GoogleTest)
 
-# timef_add_test(NAME MODULES core manifest ... SOURCES a_test.cc ...)
+# timef_add_test(NAME MODULES core manifest ... SOURCES a_test.cc ... [SHARDS n] [COST c])
 # One GoogleTest binary per module, linked with only the modules it tests (and their dependencies),
 # so a module that does not compile does not stop the others' tests. TIMEF_SOURCE_DIR and
 # TIMEF_BINARY_DIR point at the trees; tests write scratch files below $TIMEF_TEST_OUT.
-# COST (optional) is the CTest cost of each of its tests: with no timing data yet (a clean CI
-# clone), `ctest -j` starts the costliest tests first, so a long one does not run alone at the end.
-function(timef_add_test name)
-  cmake_parse_arguments(ARG "" "COST" "MODULES;SOURCES" ${ARGN})
+#
+# How the binary becomes CTest tests (docs/architecture.md, "Tests and CI time"): by default
+# (TIMEF_TEST_PER_CASE=OFF) it runs as SHARDS CTest tests NAME/0 … NAME/<n-1>, each a process that
+# runs its share of the cases through GoogleTest's own sharding (GTEST_TOTAL_SHARDS and
+# GTEST_SHARD_INDEX: every case runs in exactly one shard). One process per case cost 2.7 times
+# the CPU of one process per binary (suite fixtures built again for every case, DuckDB and the
+# sanitizer runtime started again), which was most of CI's test time. SHARDS (default 1) lets
+# `ctest -j` spread a large binary over the cores. A failing shard prints every failed case with
+# its output (--output-on-failure); run one case with `NAME --gtest_filter=Suite.Case`.
+# -DTIMEF_TEST_PER_CASE=ON registers every case as its own CTest test instead (gtest_discover_tests),
+# for `ctest -R Suite.Case` while developing.
+# COST (optional) is the CTest cost of each test: with no timing data yet (a clean CI clone),
+# `ctest -j` starts the costliest tests first, so a long one does not run alone at the end.
+option(TIMEF_TEST_PER_CASE "Register every GoogleTest case as its own CTest test" OFF)
+
+# timef_register_gtest(TARGET [SHARDS n] [COST c] [LABELS l...] [TIMEOUT s])
+# Registers an already defined GoogleTest executable with CTest as described above.
+function(timef_register_gtest target)
+  cmake_parse_arguments(ARG "" "SHARDS;COST;TIMEOUT" "LABELS" ${ARGN})
+  if(NOT ARG_SHARDS)
+    set(ARG_SHARDS 1)
+  endif()
   if(NOT ARG_COST)
     set(ARG_COST 0)
   endif()
+  set(props COST ${ARG_COST})
+  if(ARG_LABELS)
+    list(APPEND props LABELS "${ARG_LABELS}")
+  endif()
+  if(ARG_TIMEOUT)
+    list(APPEND props TIMEOUT ${ARG_TIMEOUT})
+  endif()
+  set(out "TIMEF_TEST_OUT=${CMAKE_BINARY_DIR}/test-out")
+  if(TIMEF_TEST_PER_CASE)
+    gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60 PROPERTIES ENVIRONMENT "${out}" ${props})
+    return()
+  endif()
+  math(EXPR last "${ARG_SHARDS} - 1")
+  foreach(index RANGE ${last})
+    set(test_name ${target}/${index})
+    # --gtest_brief: only failures are printed, so a passing shard's log stays short.
+    add_test(NAME ${test_name} COMMAND ${target} --gtest_brief=1)
+    set_tests_properties(${test_name} PROPERTIES ${props} ENVIRONMENT
+      "${out};GTEST_TOTAL_SHARDS=${ARG_SHARDS};GTEST_SHARD_INDEX=${index}")
+  endforeach()
+endfunction()
+
+# Test code itself (not the modules it links, which are compiled once for the library) is built at
+# -O1 in optimised builds: a test batch compiles in two thirds of the time it takes at -O3, and the
+# tests' time is spent in the library.
+function(timef_test_compile_options target)
+  if(NOT TIMEF_SANITIZE AND CMAKE_BUILD_TYPE MATCHES "^(Release|RelWithDebInfo|MinSizeRel)$")
+    target_compile_options(${target} PRIVATE -O1)
+  endif()
+endfunction()
+
+# timef_test_support(NAME MODULES ... SOURCES ...)
+# Test support code (fixtures shared by several test binaries and tools) as an OBJECT library,
+# compiled once; a test takes it with timef_add_test(... SUPPORT NAME). It sees the include paths of
+# MODULES; the test that links it supplies their objects.
+function(timef_test_support name)
+  cmake_parse_arguments(ARG "" "" "MODULES;SOURCES" ${ARGN})
+  add_library(${name} OBJECT ${ARG_SOURCES})
+  timef_module_closure(closure ${ARG_MODULES})
+  foreach(m IN LISTS closure)
+    target_link_libraries(${name} PUBLIC timef_${m})
+  endforeach()
+  target_link_libraries(${name} PUBLIC GTest::gtest)
+  target_include_directories(${name} PUBLIC "${CMAKE_SOURCE_DIR}/src" "${CMAKE_SOURCE_DIR}/tests")
+  timef_test_compile_options(${name})
+endfunction()
+
+function(timef_add_test name)
+  cmake_parse_arguments(ARG "" "COST;SHARDS" "MODULES;SOURCES;SUPPORT" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   timef_link_modules(${name} ${ARG_MODULES})
+  foreach(support IN LISTS ARG_SUPPORT)
+    target_link_libraries(${name} PRIVATE ${support})
+  endforeach()
   target_link_libraries(${name} PRIVATE GTest::gtest GTest::gmock GTest::gtest_main)
   target_include_directories(${name} PRIVATE "${CMAKE_SOURCE_DIR}/src" "${CMAKE_SOURCE_DIR}/tests")
   target_compile_definitions(${name} PRIVATE
     TIMEF_SOURCE_DIR="${CMAKE_SOURCE_DIR}" TIMEF_BINARY_DIR="${CMAKE_BINARY_DIR}")
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES ENVIRONMENT
-    "TIMEF_TEST_OUT=${CMAKE_BINARY_DIR}/test-out" COST ${ARG_COST})
+  timef_test_compile_options(${name})
+  timef_register_gtest(${name} SHARDS "${ARG_SHARDS}" COST "${ARG_COST}")
 endfunction()

@@ -17,7 +17,7 @@ DUCKDB_LIB_SHA256=1ef33048e12235115ac0d277a0aaccbb560e33248144f488b5ac005cd9ba81
 
 # Debian packages: build tools, libraries, test tools and the oracles the tests call.
 packages=(
-  build-essential cmake pkg-config git clang lld
+  build-essential cmake pkg-config git clang lld ccache
   libzstd-dev zstd libssl-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev libfmt-dev
   libsnappy-dev zlib1g-dev liblz4-dev libdeflate-dev libblosc-dev libisal-dev
   libgtest-dev libgmock-dev libbenchmark-dev
