@@ -58,6 +58,11 @@ struct WriteOptions {
   // Recorded as the manifest's `build_env.upgraded_from` (set by an upgrade from the legacy
   // layout, docs/format.md §15).
   std::optional<manifest::UpgradedFrom> upgraded_from;
+  // Called on the thread that called WriteRelease, synchronously (the write waits for it), at the
+  // start of each stage and after each values shard and hashed file; never from the compression
+  // threads. An exception it throws ends the write like any other failure: it propagates
+  // unchanged and nothing is published — except from the kDone call, which comes after the
+  // release is published: the exception still propagates, and the release stays committed.
   std::function<void(const WriteProgress&)> progress;
 };
 

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdio>
 #include <map>
+#include <thread>
 
 #include "catalog/duckdb_database.h"
 #include "release_fixture.h"
@@ -214,6 +215,40 @@ TEST(WriterContractsTest, AnAuditFailureAtWriteIsAValidationError) {
   // The message still names the invariant.
   ExpectRefusedWrite(fixture, release_dir, options, "H2");
   EXPECT_TRUE(tampered);
+}
+
+// WriteOptions::progress runs on the writing thread, even with compression threads, and a throw
+// from it ends the write with nothing published, at every stage but kDone, which comes after the
+// publish.
+TEST(WriterContractsTest, AThrowFromProgressEndsTheWriteExceptAfterTheCommit) {
+  struct Stop {};
+  const WriteStage stages[] = {WriteStage::kValues,    WriteStage::kCatalog, WriteStage::kAudit,
+                               WriteStage::kChecksums, WriteStage::kPublish, WriteStage::kDone};
+  for (const WriteStage stop_at : stages) {
+    SCOPED_TRACE("throw at " + ToString(stop_at));
+    testing::TempDir root;
+    testing::Fixture fixture = testing::MakeFixture();
+    const fs::path release_dir = root.path() / "acme" / "checks" / "1.0.0";
+    const std::thread::id caller = std::this_thread::get_id();
+    int calls_on_other_threads = 0;
+    WriteOptions options;
+    options.compression_level = 1;
+    options.threads = 2;
+    options.progress = [&](const WriteProgress& p) {
+      if (std::this_thread::get_id() != caller) ++calls_on_other_threads;
+      if (p.stage == stop_at) throw Stop{};
+    };
+    EXPECT_THROW(WriteReleaseTo(*fixture.dataset, testing::FixtureCard(), release_dir, options),
+                 Stop);
+    EXPECT_EQ(calls_on_other_threads, 0);
+    EXPECT_EQ(StagingDirsNextTo(release_dir), std::vector<std::string>{});
+    if (stop_at == WriteStage::kDone) {
+      Reader reader = Reader::Open(release_dir);
+      EXPECT_NO_THROW(reader.Verify());
+    } else {
+      EXPECT_FALSE(fs::exists(release_dir));
+    }
+  }
 }
 
 }  // namespace

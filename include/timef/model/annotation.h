@@ -115,6 +115,22 @@ class Annotation {
 
 // Base of the five objects that carry annotations: Dataset, Record, Source, Signal, Task. Those
 // objects have identity (they are shared by pointer), so they are not copyable.
+//
+// The contract of every model object (Dataset, Record, Source, Signal, Task and the annotations
+// and values they hold), stated once here:
+// - Ownership and lifetime: objects are held by std::shared_ptr. Ownership points down the tree:
+//   a Dataset owns its records and tasks, a Record its sources, a Source its child sources and
+//   signals, every object its annotation occurrences; pointers up the tree (Source::parent(),
+//   Source::record()) are weak. A task shares ownership of the records it uses (inputs,
+//   candidates) with the dataset. An occurrence shares its content with every other object that
+//   carries it. Objects a Reader returns are owned by the caller and outlive the Reader (reader.h
+//   says what their lazy values keep).
+// - Threading: no internal locking. Mutating an object (set_*, Add*, Annotate, SetValues…)
+//   needs exclusive access to it and to the tree it belongs to; any number of threads may call
+//   const members of objects nobody mutates. Values behind a reader's lazy handle may be loaded
+//   from any thread (reader.h); a user's loader or piece loader runs on the thread that asks for
+//   the values and must be safe to call there.
+// - Errors: every check throws ValidationError naming the object (Describe()) and the field.
 class Annotatable {
  public:
   Annotatable() = default;

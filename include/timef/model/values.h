@@ -23,6 +23,8 @@ namespace timef::model {
 // scalars per step, step-major. Storage per dtype: bool and uint8 → uint8_t (bool holds 0 or 1),
 // int8…uint32 and float32/float64 → the matching C++ type, str → std::string, enum → int32 codes
 // into the spec's categories, or labels (std::string) until Signal::ConformValues maps them.
+// A value type: copies are deep and independent; concurrent const access is safe, mutation needs
+// exclusive access. values<T>() of the wrong storage type throws Error.
 class ValueArray {
  public:
   using Data = std::variant<std::vector<uint8_t>, std::vector<int8_t>, std::vector<int16_t>,
@@ -121,7 +123,7 @@ class LoaderValues final : public SignalValues {
 // - Ownership: the sink takes each piece by value (move it in); the loader keeps nothing the
 //   sink gives. The sink is valid only during the loader call: do not keep or call it afterwards.
 // - Threading: the loader runs on the thread that asks for the values (the writer's, for
-//   timef::Write) and calls the sink on that same thread, synchronously; the sink returns once the
+//   WriteRelease) and calls the sink on that same thread, synchronously; the sink returns once the
 //   piece is consumed (copied into the current chunk, and any chunk it completes handed on).
 // - Errors: the sink throws ValidationError for a piece that does not fit the spec or that
 //   brings the pieces past n_values, and whatever the writer throws (FileError …); the loader
