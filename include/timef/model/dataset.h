@@ -26,6 +26,8 @@ struct ParentRelease {
   bool operator==(const ParentRelease&) const = default;
 };
 
+// Ownership, lifetime, threading and errors: the model objects' contract (annotation.h,
+// Annotatable).
 class Dataset final : public Annotatable {
  public:
   // ValidationError for an id or version that breaks §2.1.

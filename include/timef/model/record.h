@@ -16,6 +16,8 @@
 
 namespace timef::model {
 
+// Ownership, lifetime, threading and errors: the model objects' contract (annotation.h,
+// Annotatable).
 // Owned by std::shared_ptr (its root sources point back at it weakly: Source::record()).
 class Record final : public Annotatable, public std::enable_shared_from_this<Record> {
  public:

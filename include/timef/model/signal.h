@@ -17,6 +17,8 @@ namespace timef::model {
 
 class Source;
 
+// Ownership, lifetime, threading and errors: the model objects' contract (annotation.h,
+// Annotatable).
 class Signal final : public Annotatable {
  public:
   // Checks the spec rules, n_values > 0, and that an irregular axis has n_values offsets.

@@ -14,6 +14,8 @@ namespace timef::model {
 
 class Record;
 
+// Ownership, lifetime, threading and errors: the model objects' contract (annotation.h,
+// Annotatable).
 class Source final : public Annotatable, public std::enable_shared_from_this<Source> {
  public:
   explicit Source(std::string name);

@@ -40,6 +40,8 @@ std::optional<Split> ParseSplit(std::string_view text);
 std::optional<InputModality> ParseInputModality(std::string_view text);
 std::optional<LocalizationMode> ParseLocalizationMode(std::string_view text);
 
+// Ownership, lifetime, threading and errors: the model objects' contract (annotation.h,
+// Annotatable).
 class Task final : public Annotatable {
  public:
   explicit Task(TaskType type) : type_(type) {}
