@@ -182,6 +182,16 @@ int64_t EdfHeaderSize(const std::filesystem::path& path, std::string_view first_
          "the file is " + std::to_string(first_256.size()) +
              " bytes, shorter than the 256-byte fixed header");
   }
+  // Version: "0" + 7 spaces (EDF), or 0xFF "BIOSEMI" (BDF).
+  if (static_cast<unsigned char>(first_256[0]) == 0xff) {
+    if (first_256.substr(1, 7) != "BIOSEMI") {
+      Fail(path, "version", "a BDF file starts with 0xFF 'BIOSEMI' (not an EDF or BDF file)");
+    }
+  } else if (first_256.substr(0, 8) != "0       ") {
+    Fail(path, "version",
+         "an EDF file starts with '0       ', got '" +
+             core::PrintableForMessage(first_256.substr(0, 8)) + "' (not an EDF or BDF file)");
+  }
   FieldCursor cursor(path, first_256.substr(252, 4));
   const int64_t signals =
       RequireInteger(path, "number of signals", cursor.Take(4, "number of signals"));
@@ -203,21 +213,7 @@ EdfHeader ParseEdfHeader(const std::filesystem::path& path, std::string_view byt
              std::to_string(size) + " bytes)");
   }
 
-  // Version: "0" + 7 spaces (EDF), or 0xFF "BIOSEMI" (BDF).
-  bool bdf = false;
-  if (static_cast<unsigned char>(bytes[0]) == 0xff) {
-    if (bytes.substr(1, 7) != "BIOSEMI") {
-      Fail(path, "version", "a BDF file starts with 0xFF 'BIOSEMI'");
-    }
-    bdf = true;
-  } else {
-    FieldCursor version(path, bytes.substr(0, 8));
-    if (Trim(version.Take(8, "version")) != "0") {
-      Fail(path, "version",
-           "an EDF file starts with '0       ', got '" +
-               core::PrintableForMessage(bytes.substr(0, 8)) + "' (not an EDF or BDF file)");
-    }
-  }
+  const bool bdf = static_cast<unsigned char>(bytes[0]) == 0xff;  // checked by EdfHeaderSize
   FieldCursor cursor(path, bytes);
   cursor.Skip(8);
   header.patient = std::string(Trim(cursor.Take(80, "local patient identification")));
