@@ -7,6 +7,7 @@ reuses the parent's reader, whose catalog reconnects after fork; a spawned worke
 path and opens its own).
 """
 
+import operator
 import os
 
 import numpy as np
@@ -94,18 +95,43 @@ class TaskDataset(_ReaderHolder, Dataset):
     Items: ``{"task_id", "task_type", "prompt", "inputs", "targets"}`` with the prompt as a str
     (None when absent), inputs as record IDs, and targets as native values (text read; records
     and signals as their IDs; spans as ``(kind, start, end, signal_ids)`` tuples).
+
+    Tasks are read ``batch_size`` IDs at a time (one ``get_many``, so one graph, per batch) the
+    first time an item of the batch is asked for, and kept as plain items: a later ``__getitem__``
+    of any task of the batch reads nothing. ``preload()`` reads every batch now (call it before
+    a forking DataLoader starts its workers, so they share the items instead of each reading the
+    batches it touches).
     """
 
-    def __init__(self, release, *, split=None):
+    def __init__(self, release, *, split=None, batch_size=_reader._timef.TASK_BATCH_SIZE):
         super().__init__(release)
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+            raise _reader._timef.ValidationError(
+                f"TaskDataset: batch_size is an int of at least 1, got {batch_size!r}")
         table = self._open().read_task_table(split=split).to_pydict()
         self._ids = list(table["task_id"])
+        self._batch_size = batch_size
+        self._items = {}  # batch index -> items of that batch
 
     def __len__(self):
         return len(self._ids)
 
-    def __getitem__(self, index):
-        task = self._open().get(_reader._timef.Task, self._ids[index])
+    def _batch(self, b):
+        items = self._items.get(b)
+        if items is None:
+            ids = self._ids[b * self._batch_size:(b + 1) * self._batch_size]
+            items = [self._item(task) for task in self._open().get_many(_reader._timef.Task, ids)]
+            self._items[b] = items
+        return items
+
+    def preload(self):
+        """Reads every batch not read yet; returns self."""
+        for b in range((len(self._ids) + self._batch_size - 1) // self._batch_size):
+            self._batch(b)
+        return self
+
+    @staticmethod
+    def _item(task):
         return {
             "task_id": task.id,
             "task_type": task.task_type,
@@ -113,6 +139,16 @@ class TaskDataset(_ReaderHolder, Dataset):
             "inputs": [r.id for r in task.inputs],
             "targets": None if task.targets is None else [_target(t) for t in task.targets],
         }
+
+    def __getitem__(self, index):
+        index = operator.index(index)
+        if index < 0:
+            index += len(self._ids)
+        if not 0 <= index < len(self._ids):
+            raise IndexError(f"TaskDataset: index {index} out of range for {len(self._ids)} tasks")
+        item = self._batch(index // self._batch_size)[index % self._batch_size]
+        return dict(item, inputs=list(item["inputs"]),
+                    targets=None if item["targets"] is None else list(item["targets"]))
 
 
 def _target(value):

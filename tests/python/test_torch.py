@@ -76,3 +76,33 @@ def test_task_dataset(hello, context):
         assert item["prompt"] == timef.read_value(task.prompt)
         assert item["inputs"] == [rec.id for rec in task.inputs]
     assert len(TaskDataset(hello)) == len(tasks)
+
+
+def test_task_dataset_reads_tasks_in_batches(hello):
+    dataset = TaskDataset(hello, batch_size=3)
+    reader = dataset._open()
+    calls = []
+    get_many = reader.get_many
+
+    def counting(kind, ids, **kw):
+        calls.append(list(ids))
+        return get_many(kind, ids, **kw)
+    reader.get_many = counting
+    order = [9, 0, 4, 1, 8, 2, 3, 5, 6, 7, -1, 3]
+    items = [dataset[i] for i in order]
+    ids = dataset._ids
+    assert calls == [ids[9:], ids[0:3], ids[3:6], ids[6:9]]  # one get_many per batch, once
+    with timef.TimeFReader.open(hello) as r:
+        for index, item in zip(order, items):
+            task = r.get(timef.Task, ids[index])
+            assert item["task_id"] == task.id and item["task_type"] == task.task_type
+            assert item["prompt"] == timef.read_value(task.prompt)
+            assert item["inputs"] == [rec.id for rec in task.inputs]
+    item = dataset[0]
+    item["inputs"].append(99)
+    assert dataset[0]["inputs"] == items[1]["inputs"]  # items handed out are copies
+    with pytest.raises(IndexError):
+        dataset[10]
+    with pytest.raises(timef.ValidationError):
+        TaskDataset(hello, batch_size=0)
+    assert TaskDataset(hello).preload()._items.keys() == {0}
