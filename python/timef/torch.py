@@ -48,7 +48,9 @@ class _ReaderHolder:
 
 
 class SignalDataset(_ReaderHolder, Dataset):
-    """Every signal with numeric values (optionally of one spec_type), in stored record order.
+    """Every signal with numeric values, in storage order (``reader.signal_ids()``): optionally
+    of one ``spec_type``, of the records in ``record_ids``, and of the records that the tasks of
+    ``split`` use as inputs (both: the records in both).
 
     Items: ``{"signal_id": int, "record_id": int, "values": torch.Tensor}``; the tensor has the
     signal's shape ``[n_values, *value_shape]`` and dtype (bool, int8…int32, float32/64; enum as
@@ -56,17 +58,29 @@ class SignalDataset(_ReaderHolder, Dataset):
     tensor per step (null steps hold 0 in ``values``).
     """
 
-    def __init__(self, release, *, spec_type=None):
+    def __init__(self, release, *, spec_type=None, split=None, record_ids=None):
         super().__init__(release)
         reader = self._open()
+        wanted = None
+        if record_ids is not None:
+            wanted = _reader._check_ids(record_ids, "record_ids")
+        if split is not None:
+            table = reader.read_task_table(split=split).to_pydict()
+            used = {i for ids in table["input_record_ids"] for i in ids}
+            wanted = sorted(used) if wanted is None else [i for i in wanted if i in used]
         items = []
-        for record in reader.iter_records():
-            for signal in record.signals:
-                if signal.spec.dtype == "str" or not signal.has_values:
-                    continue
-                if spec_type is not None and signal.spec.spec_type != spec_type:
-                    continue
-                items.append((signal.id, record.id))
+        if wanted is None or wanted:
+            for record in reader.iter_records(record_ids=wanted):
+                for signal in record.signals:
+                    if signal.spec.dtype == "str" or not signal.has_values:
+                        continue
+                    if spec_type is not None and signal.spec.spec_type != spec_type:
+                        continue
+                    items.append((signal.id, record.id))
+        # Storage order (records in read order, a record's signals where their values live), so
+        # consecutive items share pages and a block sampler keeps that locality.
+        position = {sid: at for at, sid in enumerate(reader.signal_ids())}
+        items.sort(key=lambda item: position[item[0]])
         self._items = items
 
     def __len__(self):
@@ -76,17 +90,29 @@ class SignalDataset(_ReaderHolder, Dataset):
         signal_id, record_id = self._items[index]
         values = self._open().signal_values(signal_id).to_numpy(writable=True)
         item = {"signal_id": signal_id, "record_id": record_id}
-        if isinstance(values, np.ma.MaskedArray):
-            valid = ~np.ma.getmaskarray(values)
-            if valid.ndim > 1:
-                valid = valid.reshape(valid.shape[0], -1).all(axis=1)
-            item["valid"] = torch.from_numpy(np.ascontiguousarray(valid))
-            values = values.filled(0)
-        widen = _WIDEN.get(values.dtype)
-        if widen is not None:
-            values = values.astype(widen)
-        item["values"] = torch.from_numpy(values)
+        tensor, valid = _to_tensor(values)
+        if valid is not None:
+            item["valid"] = valid
+        item["values"] = tensor
         return item
+
+
+def _to_tensor(values):
+    """(values, valid): a numpy array (masked or not) as a tensor of its dtype (uint16/uint32
+    widened, null steps 0) and, for a masked array, the bool tensor of valid steps (else None)."""
+    valid = None
+    if isinstance(values, np.ma.MaskedArray):
+        mask = ~np.ma.getmaskarray(values)
+        if mask.ndim > 1:
+            mask = mask.reshape(mask.shape[0], -1).all(axis=1)
+        valid = torch.from_numpy(np.ascontiguousarray(mask))
+        values = values.filled(0)
+    widen = _WIDEN.get(values.dtype)
+    if widen is not None:
+        values = values.astype(widen)
+    elif not values.flags.writeable:
+        values = values.copy()  # torch tensors are writable; a read-only buffer is not handed out
+    return torch.from_numpy(values), valid
 
 
 class TaskDataset(_ReaderHolder, Dataset):
@@ -94,24 +120,43 @@ class TaskDataset(_ReaderHolder, Dataset):
 
     Items: ``{"task_id", "task_type", "prompt", "inputs", "targets"}`` with the prompt as a str
     (None when absent), inputs as record IDs, and targets as native values (text read; records
-    and signals as their IDs; spans as ``(kind, start, end, signal_ids)`` tuples).
+    and signals as their IDs; spans as ``(kind, start, end, signal_ids)`` tuples), except that a
+    scalar_prediction task's targets are a float64 tensor (an integer target that float64 cannot
+    hold exactly is a ValidationError naming the task).
+
+    A classification task adds ``"label"``: the index of its target in ``classes`` (a tuple of
+    the inline classification targets of the whole release, every split, distinct and sorted,
+    so the same in every process), a tuple of indices for a task of several targets, None for
+    one without inline targets. ``load_values=True`` adds ``"values"``: a list with one dict per
+    input record, signal name -> tensor (every numeric signal with values, as in
+    SignalDataset), all read in one ``load_values`` call; a nullable signal's valid steps are in
+    ``"valid"``, the same list of dicts holding only the nullable signals. ``transform(item)``,
+    when given, returns the item handed out.
 
     Tasks are read ``batch_size`` IDs at a time (one ``get_many``, so one graph, per batch) the
     first time an item of the batch is asked for, and kept as plain items: a later ``__getitem__``
-    of any task of the batch reads nothing. ``preload()`` reads every batch now (call it before
+    of any task of the batch reads no task. ``preload()`` reads every batch now (call it before
     a forking DataLoader starts its workers, so they share the items instead of each reading the
     batches it touches).
     """
 
-    def __init__(self, release, *, split=None, batch_size=_reader._timef.TASK_BATCH_SIZE):
+    def __init__(self, release, *, split=None, load_values=False, transform=None,
+                 batch_size=_reader._timef.TASK_BATCH_SIZE):
         super().__init__(release)
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise _reader._timef.ValidationError(
                 f"TaskDataset: batch_size is an int of at least 1, got {batch_size!r}")
-        table = self._open().read_task_table(split=split).to_pydict()
+        if transform is not None and not callable(transform):
+            raise _reader._timef.ValidationError("TaskDataset: transform is a callable")
+        reader = self._open()
+        table = reader.read_task_table(split=split).to_pydict()
         self._ids = list(table["task_id"])
         self._batch_size = batch_size
-        self._items = {}  # batch index -> items of that batch
+        self._load_values = bool(load_values)
+        self._transform = transform
+        self.classes = _classes(reader)
+        self._class_index = {_class_key(c): i for i, c in enumerate(self.classes)}
+        self._items = {}  # batch index -> (item, signals per input record) of that batch
 
     def __len__(self):
         return len(self._ids)
@@ -120,7 +165,9 @@ class TaskDataset(_ReaderHolder, Dataset):
         items = self._items.get(b)
         if items is None:
             ids = self._ids[b * self._batch_size:(b + 1) * self._batch_size]
-            items = [self._item(task) for task in self._open().get_many(_reader._timef.Task, ids)]
+            tasks = self._open().get_many(_reader._timef.Task, ids)
+            items = [(self._item(task), self._signals(task) if self._load_values else None)
+                     for task in tasks]
             self._items[b] = items
         return items
 
@@ -130,15 +177,43 @@ class TaskDataset(_ReaderHolder, Dataset):
             self._batch(b)
         return self
 
-    @staticmethod
-    def _item(task):
-        return {
+    def _item(self, task):
+        item = {
             "task_id": task.id,
             "task_type": task.task_type,
             "prompt": _reader.read_value(task.prompt),
             "inputs": [r.id for r in task.inputs],
             "targets": None if task.targets is None else [_target(t) for t in task.targets],
         }
+        if task.task_type == "scalar_prediction" and item["targets"] is not None:
+            item["targets"] = _float_targets(task.id, item["targets"])
+        if task.task_type == "classification":
+            targets = item["targets"]
+            if not targets:
+                item["label"] = None
+            else:
+                labels = tuple(self._class_index[_class_key(t)] for t in targets)
+                item["label"] = labels[0] if len(labels) == 1 else labels
+        return item
+
+    @staticmethod
+    def _signals(task):
+        # Per input record: (name, signal ID, nullable) of each numeric signal with values.
+        out = []
+        for record in task.inputs:
+            signals = []
+            names = set()
+            for signal in record.signals:
+                if signal.spec.dtype == "str" or not signal.has_values:
+                    continue
+                if signal.name in names:
+                    raise _reader._timef.ValidationError(
+                        f"TaskDataset: record {record.id} (input of task {task.id}) has two "
+                        f"signals named '{signal.name}'; values are keyed by signal name")
+                names.add(signal.name)
+                signals.append((signal.name, signal.id))
+            out.append(signals)
+        return out
 
     def __getitem__(self, index):
         index = operator.index(index)
@@ -146,9 +221,65 @@ class TaskDataset(_ReaderHolder, Dataset):
             index += len(self._ids)
         if not 0 <= index < len(self._ids):
             raise IndexError(f"TaskDataset: index {index} out of range for {len(self._ids)} tasks")
-        item = self._batch(index // self._batch_size)[index % self._batch_size]
-        return dict(item, inputs=list(item["inputs"]),
-                    targets=None if item["targets"] is None else list(item["targets"]))
+        cached, signals = self._batch(index // self._batch_size)[index % self._batch_size]
+        item = dict(cached, inputs=list(cached["inputs"]))
+        if isinstance(item["targets"], list):
+            item["targets"] = list(item["targets"])
+        elif isinstance(item["targets"], torch.Tensor):
+            item["targets"] = item["targets"].clone()
+        if signals is not None:
+            ids = [sid for record in signals for _, sid in record]
+            arrays = iter(self._open().load_values(ids) if ids else [])
+            values, valid = [], []
+            for record in signals:
+                record_values, record_valid = {}, {}
+                for name, _ in record:
+                    tensor, steps = _to_tensor(next(arrays))
+                    record_values[name] = tensor
+                    if steps is not None:
+                        record_valid[name] = steps
+                values.append(record_values)
+                valid.append(record_valid)
+            item["values"] = values
+            if any(valid):
+                item["valid"] = valid
+        if self._transform is not None:
+            item = self._transform(item)
+        return item
+
+
+def _class_key(value):
+    # True == 1 in a dict: the key keeps the kinds apart.
+    return (type(value).__name__, value)
+
+
+def _classes(reader):
+    table = reader.read_target_table(task_type="classification").to_pydict()
+    found = set()
+    for at, kind in enumerate(table["kind"]):
+        column = {"text": "text_value", "integer": "integer_value", "float": "float_value",
+                  "boolean": "boolean_value"}.get(kind)
+        if column is None:
+            raise _reader._timef.ValidationError(
+                f"TaskDataset: classification task {table['task_id'][at]} has a {kind} target; "
+                "classes are text, integer, float or boolean values")
+        found.add(_class_key(table[column][at]))
+    return tuple(value for _, value in sorted(found))
+
+
+def _float_targets(task_id, targets):
+    out = []
+    for value in targets:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise _reader._timef.ValidationError(
+                f"TaskDataset: scalar_prediction task {task_id} has a target {value!r} that is "
+                "not a number")
+        if isinstance(value, int) and int(float(value)) != value:
+            raise _reader._timef.ValidationError(
+                f"TaskDataset: scalar_prediction task {task_id}: target {value} is not exactly "
+                "a float64")
+        out.append(float(value))
+    return torch.tensor(out, dtype=torch.float64)
 
 
 def _target(value):

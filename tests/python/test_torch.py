@@ -106,3 +106,99 @@ def test_task_dataset_reads_tasks_in_batches(hello):
     with pytest.raises(timef.ValidationError):
         TaskDataset(hello, batch_size=0)
     assert TaskDataset(hello).preload()._items.keys() == {0}
+
+
+RHYTHMS = ["normal", "af", "noise", "af", "normal", "af", "normal"]
+
+
+@pytest.fixture(scope="module")
+def labelled(tmp_path_factory):
+    """Seven records of two signals of different lengths, a classification task each (three
+    classes, train/test), and scalar_prediction tasks; written by the module's writer."""
+    root = tmp_path_factory.mktemp("labelled")
+    dataset = timef.Dataset("tests/labelled", "1.0.0")
+    ecg = timef.Spec("ecg", dtype="float32", unit="mV")
+    flag = timef.Spec("flag", dtype="uint16")
+    for i, rhythm in enumerate(RHYTHMS):
+        record = dataset.add_record(timef.Record(start_time_us=i * 10**9))
+        source = record.add_source("ecg")
+        axis = timef.TimeAxis.from_rate(100)
+        source.add_signal(timef.Signal("lead", ecg, axis,
+                                       np.arange(50 + 10 * i, dtype=np.float32) + i))
+        source.add_signal(timef.Signal("flag", flag, axis, np.full(50 + 10 * i, i, np.uint16)))
+        dataset.add_task(timef.ClassificationTask(inputs=[record], targets=[rhythm],
+                                                  target_schema="rhythm-v1",
+                                                  split="test" if i % 3 == 2 else "train"))
+        dataset.add_task(timef.ScalarPredictionTask(inputs=[record], targets=[60.5 + i],
+                                                    split="validation"))
+    return timef.write(dataset, root, card={"name": "labelled", "description": "tests",
+                                            "license": "CC0-1.0", "domains": ["cardiology"]})
+
+
+def test_supervised_items(labelled):
+    dataset = TaskDataset(labelled, split="train", load_values=True)
+    assert dataset.classes == ("af", "noise", "normal")
+    with timef.TimeFReader.open(labelled) as r:
+        tasks = {t.id: t for t in r.read_tasks(split="train")}
+        assert len(dataset) == len(tasks) == 5
+        for i in range(len(dataset)):
+            item = dataset[i]
+            task = tasks[item["task_id"]]
+            assert set(item) == {"task_id", "task_type", "prompt", "inputs", "targets", "label",
+                                 "values"}
+            target = timef.read_value(task.targets[0])
+            assert item["targets"] == [target]
+            assert dataset.classes[item["label"]] == target
+            (record,) = task.inputs
+            (values,) = item["values"]
+            assert sorted(values) == ["flag", "lead"]
+            for signal in record.signals:
+                want = signal.to_numpy()
+                got = values[signal.name]
+                assert got.dtype == (torch.int32 if want.dtype == np.uint16 else torch.float32)
+                assert got.numpy().astype(want.dtype).tobytes() == want.tobytes()
+                got.add_(1)  # writable, and a copy of nothing the reader keeps
+    assert dataset[0]["values"][0]["lead"][0] == 0
+
+
+def test_labels_are_the_same_in_every_split_and_process(labelled):
+    test = TaskDataset(labelled, split="test")
+    assert test.classes == ("af", "noise", "normal")
+    labels = {item["task_id"]: item["label"] for item in
+              DataLoader(test, batch_size=None, num_workers=2,
+                         multiprocessing_context=multiprocessing.get_context("spawn"))}
+    assert sorted(labels.values()) == [0, 1]  # af, noise
+    assert "values" not in test[0]
+
+
+def test_regression_targets_and_transform(labelled):
+    seen = []
+
+    def transform(item):
+        seen.append(item["task_id"])
+        return {"y": item["targets"], "x": item["values"][0]["lead"]}
+    dataset = TaskDataset(labelled, split="validation", load_values=True, transform=transform)
+    item = dataset[2]
+    assert set(item) == {"x", "y"} and seen == [dataset._ids[2]]
+    assert item["y"].dtype == torch.float64 and item["y"].tolist() == [62.5]
+    assert item["x"].shape == (70,)
+    with pytest.raises(timef.ValidationError):
+        TaskDataset(labelled, transform=3)
+
+
+def test_signal_dataset_split_and_record_ids(labelled, hello):
+    with timef.TimeFReader.open(labelled) as r:
+        test_records = {rec.id for t in r.read_tasks(split="test") for rec in t.inputs}
+        storage = r.signal_ids()
+    dataset = SignalDataset(labelled, split="test")
+    assert {dataset[i]["record_id"] for i in range(len(dataset))} == test_records
+    assert len(dataset) == 2 * len(test_records)
+    ids = [dataset[i]["signal_id"] for i in range(len(dataset))]
+    assert ids == sorted(ids, key=storage.index)  # storage order
+    one = SignalDataset(labelled, record_ids=[2, 3], spec_type="ecg")
+    assert [one[i]["record_id"] for i in range(len(one))] == [2, 3]
+    both = SignalDataset(labelled, record_ids=[1, 3], split="test")
+    assert {both[i]["record_id"] for i in range(len(both))} == {1, 3} & test_records
+    with pytest.raises(timef.NotFoundError):
+        SignalDataset(labelled, record_ids=[99])
+    assert len(SignalDataset(hello, record_ids=[])) == 0
