@@ -289,3 +289,186 @@ def _target(value):
     if isinstance(value, _reader._timef.ScopedSpan):
         return (value.kind, value.start, value.end, [s.id for s in value.signals])
     return value
+
+
+# --- Collation -----------------------------------------------------------------------------------
+
+def collate_pad(items):
+    """Batches dataset items (dicts with the same keys) key by key, padding ``values``.
+
+    ``values`` (a tensor per item, or the same structure of lists and dicts of tensors per item,
+    as TaskDataset gives) becomes, leaf by leaf, one tensor ``[batch, longest, *value_shape]``
+    of the leaf's dtype (any numeric dtype or bool; steps past an item's end hold 0 / False);
+    the batch adds ``lengths`` (int64 ``[batch]``) and ``mask`` (bool ``[batch, longest]``, True
+    on real steps) in the same structure. ``valid`` (nullable signals) is padded like the
+    ``values`` leaf of the same place. Other keys: ints (IDs, labels) become an int64 tensor,
+    bools a bool tensor, floats a float64 tensor, tensors of one shape are stacked, dicts are
+    batched key by key; anything else (strings, None, lists, tensors of different shapes)
+    stays a list. ValidationError naming the key for items whose keys, leaf dtypes, value
+    shapes or structures differ."""
+    return _collate(items, _pad_window)
+
+
+def collate_crop(n, *, random=False, generator=None):
+    """A collate function like ``collate_pad`` that cuts every ``values`` leaf to a window of
+    ``n`` steps: from step 0, or with ``random=True`` from a start drawn uniformly over the
+    item's possible starts (``torch.randint``, with ``generator`` when given, else the global
+    torch RNG, which a DataLoader seeds per worker: give no generator to workers, or each draws
+    the same windows). An item shorter than ``n`` is padded as by collate_pad, and ``lengths`` /
+    ``mask`` say so. ``valid`` is cut with the window of its ``values`` leaf. Picklable (a
+    generator travels as its state)."""
+    return _Crop(n, random, generator)
+
+
+class _Crop:
+    def __init__(self, n, random, generator):
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise _reader._timef.ValidationError(
+                f"collate_crop: n is an int of at least 1, got {n!r}")
+        if not isinstance(random, bool):
+            raise _reader._timef.ValidationError("collate_crop: random is a bool")
+        if generator is not None and not isinstance(generator, torch.Generator):
+            raise _reader._timef.ValidationError("collate_crop: generator is a torch.Generator")
+        self.n = n
+        self.random = random
+        self.generator = generator
+
+    def _window(self, lengths):
+        if not self.random:
+            return self.n, [0] * len(lengths)
+        starts = []
+        for length in lengths:
+            span = max(length - self.n, 0) + 1
+            starts.append(int(torch.randint(span, (1,), generator=self.generator)))
+        return self.n, starts
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        if self.generator is not None:
+            state["generator"] = self.generator.get_state()
+        return state
+
+    def __setstate__(self, state):
+        generator = state.pop("generator")
+        self.__dict__.update(state)
+        self.generator = None
+        if generator is not None:
+            self.generator = torch.Generator()
+            self.generator.set_state(generator)
+
+    def __call__(self, items):
+        return _collate(items, self._window)
+
+
+def _pad_window(lengths):
+    return (max(lengths) if lengths else 0), [0] * len(lengths)
+
+
+def _collate(items, window):
+    items = list(items)
+    if not items:
+        raise _reader._timef.ValidationError("collate: an empty batch")
+    if not all(isinstance(item, dict) for item in items):
+        raise _reader._timef.ValidationError("collate: items are dicts")
+    keys = list(items[0])
+    for item in items[1:]:
+        if set(item) != set(keys):
+            raise _reader._timef.ValidationError(
+                f"collate: items with different keys: {sorted(keys)} and {sorted(item)}")
+    batch = {}
+    windows = {}
+    if "values" in items[0]:
+        for name in ("lengths", "mask"):
+            if name in items[0]:
+                raise _reader._timef.ValidationError(
+                    f"collate: items hold '{name}', which the batch adds for 'values'")
+        values, lengths, mask = _pad_tree([item["values"] for item in items], "values", (),
+                                          window, windows, None)
+        batch["values"], batch["lengths"], batch["mask"] = values, lengths, mask
+    for key in keys:
+        if key == "values":
+            continue
+        column = [item[key] for item in items]
+        if key == "valid" and "values" in items[0]:
+            batch[key] = _pad_tree(column, key, (), window, windows, "values")[0]
+        else:
+            batch[key] = _stack(column)
+    return batch
+
+
+def _pad_tree(column, key, place, window, windows, like):
+    """Pads the leaves of one key's values: returns (padded, lengths, mask) in the structure of
+    the items. `place` is the path of list indices and dict keys below `key`; `windows` maps a
+    leaf's place to its (length, starts), and with `like` (a key) the leaves reuse the windows of
+    that key's leaves at the same place instead of choosing new ones."""
+    where = key + "".join(f"[{p!r}]" for p in place)
+    first = column[0]
+    if isinstance(first, torch.Tensor):
+        return _pad_leaf(column, where, place, window, windows, like)
+    if isinstance(first, (list, tuple)):
+        if not all(isinstance(c, (list, tuple)) and len(c) == len(first) for c in column):
+            raise _reader._timef.ValidationError(
+                f"collate: '{where}' holds lists of different lengths in one batch")
+        parts = [_pad_tree([c[i] for c in column], key, place + (i,), window, windows, like)
+                 for i in range(len(first))]
+        return tuple([p[i] for p in parts] for i in range(3))
+    if isinstance(first, dict):
+        if not all(isinstance(c, dict) and set(c) == set(first) for c in column):
+            raise _reader._timef.ValidationError(
+                f"collate: '{where}' holds dicts of different keys in one batch")
+        parts = {k: _pad_tree([c[k] for c in column], key, place + (k,), window, windows, like)
+                 for k in first}
+        return tuple({k: p[i] for k, p in parts.items()} for i in range(3))
+    raise _reader._timef.ValidationError(
+        f"collate: '{where}' is a {type(first).__name__}, not a tensor (or lists and dicts of "
+        "tensors)")
+
+
+def _pad_leaf(column, where, place, window, windows, like):
+    for t in column:
+        if not isinstance(t, torch.Tensor) or t.dim() < 1:
+            raise _reader._timef.ValidationError(
+                f"collate: '{where}' holds a {type(t).__name__} among tensors, or a 0-d tensor; "
+                "padded values are tensors of at least one dimension")
+        if t.dtype != column[0].dtype:
+            raise _reader._timef.ValidationError(
+                f"collate: '{where}' mixes dtypes {column[0].dtype} and {t.dtype} in one batch")
+        if t.shape[1:] != column[0].shape[1:]:
+            raise _reader._timef.ValidationError(
+                f"collate: '{where}' mixes value shapes {list(column[0].shape[1:])} and "
+                f"{list(t.shape[1:])} in one batch")
+    lengths = [t.shape[0] for t in column]
+    if like is None:
+        size, starts = window(lengths)
+        windows[place] = (size, starts)
+    elif place in windows:
+        size, starts = windows[place]
+    else:
+        raise _reader._timef.ValidationError(
+            f"collate: '{where}' has no '{like}' counterpart to be padded like")
+    out = torch.zeros((len(column), size, *column[0].shape[1:]), dtype=column[0].dtype)
+    mask = torch.zeros((len(column), size), dtype=torch.bool)
+    taken = torch.zeros(len(column), dtype=torch.int64)
+    for i, (t, start) in enumerate(zip(column, starts)):
+        take = max(min(t.shape[0] - start, size), 0)
+        out[i, :take] = t[start:start + take]
+        mask[i, :take] = True
+        taken[i] = take
+    return out, taken, mask
+
+
+def _stack(column):
+    first = column[0]
+    if all(isinstance(c, bool) for c in column):
+        return torch.tensor(column, dtype=torch.bool)
+    if all(isinstance(c, int) and not isinstance(c, bool) for c in column):
+        return torch.tensor(column, dtype=torch.int64)
+    if all(isinstance(c, float) for c in column):
+        return torch.tensor(column, dtype=torch.float64)
+    if all(isinstance(c, torch.Tensor) for c in column) and all(
+            c.shape == first.shape and c.dtype == first.dtype for c in column):
+        return torch.stack(column)
+    if isinstance(first, dict) and all(isinstance(c, dict) and set(c) == set(first)
+                                       for c in column):
+        return {k: _stack([c[k] for c in column]) for k in first}
+    return list(column)

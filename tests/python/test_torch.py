@@ -1,6 +1,7 @@
 """timef.torch datasets in DataLoaders with worker processes (fork and spawn) and samplers."""
 
 import multiprocessing
+import pickle
 
 import numpy as np
 import pytest
@@ -8,7 +9,7 @@ import timef
 import torch
 from torch.utils.data import DataLoader, DistributedSampler
 
-from timef.torch import SignalDataset, TaskDataset
+from timef.torch import SignalDataset, TaskDataset, collate_crop, collate_pad
 
 
 def expected_values(hello):
@@ -202,3 +203,106 @@ def test_signal_dataset_split_and_record_ids(labelled, hello):
     with pytest.raises(timef.NotFoundError):
         SignalDataset(labelled, record_ids=[99])
     assert len(SignalDataset(hello, record_ids=[])) == 0
+
+
+def check_padded(batch_values, lengths, mask, originals, starts=None):
+    size = batch_values.shape[1]
+    for i, t in enumerate(originals):
+        start = 0 if starts is None else starts[i]
+        take = min(t.shape[0] - start, size)
+        assert lengths[i] == take
+        assert mask[i].tolist() == [True] * take + [False] * (size - take)
+        # Bit for bit (the ECG leads hold NaN samples).
+        assert batch_values[i, :take].numpy().tobytes() == t[start:start + take].numpy().tobytes()
+        assert not batch_values[i, take:].any()
+
+
+def test_collate_pad_signals_of_every_dtype(hello):
+    dataset = SignalDataset(hello)
+    items = [dataset[i] for i in range(len(dataset)) if "valid" not in dataset[i]]
+    by_dtype = {}
+    for item in items:
+        by_dtype.setdefault(item["values"].dtype, []).append(item)
+    assert {torch.bool, torch.int8, torch.int32, torch.int64, torch.float32} <= set(by_dtype)
+    for dtype, group in by_dtype.items():
+        group = group + [dict(group[0], values=group[0]["values"][:3])]  # a shorter one
+        batch = collate_pad(group)
+        assert batch["values"].dtype == dtype
+        assert batch["values"].shape[0] == len(group)
+        assert batch["values"].shape[1] == max(g["values"].shape[0] for g in group)
+        check_padded(batch["values"], batch["lengths"], batch["mask"],
+                     [g["values"] for g in group])
+        assert batch["signal_id"].dtype == torch.int64
+        assert batch["signal_id"].tolist() == [g["signal_id"] for g in group]
+
+
+def test_collate_nd_values_and_crop_windows():
+    rng = torch.Generator().manual_seed(5)
+    items = [{"values": torch.randint(-100, 100, (n, 2, 3), dtype=torch.int16, generator=rng),
+              "id": i, "name": f"s{i}"} for i, n in enumerate([7, 12, 4])]
+    padded = collate_pad(items)
+    assert padded["values"].shape == (3, 12, 2, 3) and padded["values"].dtype == torch.int16
+    check_padded(padded["values"], padded["lengths"], padded["mask"],
+                 [i["values"] for i in items])
+    assert padded["name"] == ["s0", "s1", "s2"] and padded["id"].tolist() == [0, 1, 2]
+    fixed = collate_crop(5)(items)
+    assert fixed["values"].shape == (3, 5, 2, 3)
+    check_padded(fixed["values"], fixed["lengths"], fixed["mask"], [i["values"] for i in items])
+    starts = set()
+    crop = collate_crop(5, random=True, generator=torch.Generator().manual_seed(1))
+    for _ in range(40):
+        batch = crop(items)
+        found = []
+        for i, item in enumerate(items):
+            t = item["values"]
+            options = [s for s in range(max(t.shape[0] - 5, 0) + 1)
+                       if torch.equal(batch["values"][i, :batch["lengths"][i]], t[s:s + 5])]
+            assert options, "a random window is a contiguous slice of the item"
+            found.append(options[0])
+        check_padded(batch["values"], batch["lengths"], batch["mask"],
+                     [i["values"] for i in items], found)
+        starts.add(tuple(found))
+    assert len(starts) > 5  # the windows move
+    again = pickle.loads(pickle.dumps(crop))  # as into a spawned worker
+    assert again.n == 5 and torch.equal(again(items)["values"], crop(items)["values"])
+
+
+def test_collate_crops_valid_with_its_values():
+    items = [{"values": torch.arange(n), "valid": torch.arange(n) % 3 != 0} for n in (9, 20)]
+    batch = collate_crop(6, random=True, generator=torch.Generator().manual_seed(2))(items)
+    for i in range(2):
+        real = batch["mask"][i]
+        assert torch.equal(batch["valid"][i][real], batch["values"][i][real] % 3 != 0)
+        assert not batch["valid"][i][~real].any()
+
+
+def test_collate_refuses_mixed_batches():
+    with pytest.raises(timef.ValidationError, match="dtypes"):
+        collate_pad([{"values": torch.zeros(3)}, {"values": torch.zeros(3, dtype=torch.int32)}])
+    with pytest.raises(timef.ValidationError, match="value shapes"):
+        collate_pad([{"values": torch.zeros(3, 2)}, {"values": torch.zeros(3, 4)}])
+    with pytest.raises(timef.ValidationError, match="different keys"):
+        collate_pad([{"values": torch.zeros(3), "a": 1}, {"values": torch.zeros(3)}])
+    with pytest.raises(timef.ValidationError):
+        collate_crop(0)
+
+
+def test_task_batches_in_a_dataloader(labelled):
+    dataset = TaskDataset(labelled, split="train", load_values=True)
+    loader = DataLoader(dataset, batch_size=3, num_workers=2, collate_fn=collate_crop(40),
+                        multiprocessing_context=multiprocessing.get_context("spawn"))
+    seen = []
+    for batch in loader:
+        assert batch["label"].dtype == torch.int64 and batch["task_id"].dtype == torch.int64
+        lead = batch["values"][0]["lead"]
+        assert lead.shape == (len(batch["task_id"]), 40) and lead.dtype == torch.float32
+        assert batch["values"][0]["flag"].dtype == torch.int32
+        for row, task_id in enumerate(batch["task_id"].tolist()):
+            item = dataset[dataset._ids.index(task_id)]
+            assert torch.equal(lead[row], item["values"][0]["lead"][:40])
+            assert batch["label"][row] == item["label"]
+        seen += batch["task_id"].tolist()
+    assert sorted(seen) == sorted(dataset._ids)
+    padded = collate_pad([dataset[0], dataset[1]])
+    assert padded["lengths"][0]["lead"].tolist() == [
+        dataset[i]["values"][0]["lead"].shape[0] for i in (0, 1)]
