@@ -53,7 +53,7 @@ def main():
     parser.add_argument("--window", type=int, default=720)
     args = parser.parse_args()
     release = write_release(args.scratch, args.records, args.window)
-    from timef.torch import TaskDataset
+    from timef.torch import Sampler, SignalDataset, TaskDataset
 
     dataset = TaskDataset(release)
     order = list(range(len(dataset)))
@@ -65,6 +65,25 @@ def main():
         seconds = time.perf_counter() - start
         print(f"TaskDataset random __getitem__, no values, {label}: {len(order)} items, "
               f"{seconds / len(order) * 1e6:,.1f} us/item, {per_second(len(order), seconds)}")
+    # Pages one epoch of SignalDataset decodes (num_workers=0), by order.
+    n = len(SignalDataset(release))
+    orders = {"storage order": list(range(n)),
+              "timef.torch.Sampler (block 64, window 8)": list(Sampler(range(n), seed=0)),
+              "uniform permutation": np.random.default_rng(0).permutation(n).tolist()}
+    for label, order in orders.items():
+        signals = SignalDataset(release)
+        reader = signals._open()
+        before = reader.counters()["data_pages_decoded"]
+        start = time.perf_counter()
+        for i in order:
+            signals[i]
+        seconds = time.perf_counter() - start
+        pages = reader.counters()["data_pages_decoded"] - before
+        g = np.asarray(order)
+        corr = np.corrcoef(g[:-1], g[1:])[0, 1]
+        print(f"SignalDataset epoch, {label}: {pages} pages decoded, neighbour correlation "
+              f"{corr:.3f}, {per_second(n, seconds)}")
+
 
 if __name__ == "__main__":
     main()

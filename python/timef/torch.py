@@ -472,3 +472,149 @@ def _stack(column):
                                        for c in column):
         return {k: _stack([c[k] for c in column]) for k in first}
     return list(column)
+
+
+# --- Sampler -------------------------------------------------------------------------------------
+
+class Sampler(torch.utils.data.Sampler):
+    """An elastic, deterministic, resumable sampler of dataset indices for one rank.
+
+    The global order of an epoch depends only on (seed, epoch, len(dataset), block_size, window):
+    without ``shuffle`` it is 0, 1, …, N − 1; with it, the indices are cut into blocks of
+    ``block_size`` consecutive indices (the datasets serve storage order, so a block shares
+    pages), the blocks are put in a random order, and the items of each run of ``window``
+    consecutive blocks of that order are shuffled among themselves. Rank r of W
+    (``num_replicas``, by default the torch.distributed world size, else 1; ``rank`` likewise)
+    takes the global positions r, r + W, r + 2W, …; every rank gets the same count by
+    repeating at most W − 1 indices from the start of the global order, or, with
+    ``drop_last=True``, by dropping the last (at most W − 1) positions.
+
+    ``set_epoch(e)`` before each epoch (as with DistributedSampler). ``state_dict(consumed=k)``
+    after this rank consumed k samples of the epoch (default: as many as the iterator handed out;
+    a DataLoader with workers fetches ahead, so pass what the loop used) records the global
+    position reached, k·W past where the epoch (or the resumed part of it) began; a fresh sampler
+    given ``load_state_dict`` of it (any number of ranks, any DataLoader workers) yields exactly
+    the rest of the epoch: with the same W each rank its own rest, with another W the global
+    positions left, dealt out by the same rule. The next ``set_epoch`` with another epoch starts
+    that epoch from its first position.
+    """
+
+    def __init__(self, dataset, *, seed=0, shuffle=True, num_replicas=None, rank=None,
+                 block_size=64, window=8, drop_last=False):
+        ValidationError = _reader._timef.ValidationError
+        if num_replicas is None or rank is None:
+            dist = torch.distributed
+            ready = dist.is_available() and dist.is_initialized()
+            if num_replicas is None:
+                num_replicas = dist.get_world_size() if ready else 1
+            if rank is None:
+                rank = dist.get_rank() if ready else 0
+        for name, value, low in (("seed", seed, 0), ("num_replicas", num_replicas, 1),
+                                 ("rank", rank, 0), ("block_size", block_size, 1),
+                                 ("window", window, 1)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ValidationError(f"Sampler: {name} is an int of at least {low}, "
+                                      f"got {value!r}")
+        if rank >= num_replicas:
+            raise ValidationError(f"Sampler: rank {rank} is not below num_replicas "
+                                  f"{num_replicas}")
+        self.length = len(dataset)
+        self.seed = seed
+        self.shuffle = bool(shuffle)
+        self.num_replicas = num_replicas
+        self.rank = rank
+        self.block_size = block_size
+        self.window = window
+        self.drop_last = bool(drop_last)
+        self.epoch = 0
+        self._start = 0          # global position the next iteration begins at
+        self._iter_start = None  # where the current (or last) iteration began
+        self._yielded = 0
+
+    def global_order(self, epoch=None):
+        """The epoch's global order of indices (numpy int64), the same on every rank."""
+        epoch = self.epoch if epoch is None else epoch
+        n = self.length
+        if not self.shuffle or n == 0:
+            return np.arange(n, dtype=np.int64)
+        rng = np.random.Generator(np.random.PCG64([self.seed, epoch]))
+        b = self.block_size
+        n_blocks = (n + b - 1) // b
+        blocks = rng.permutation(n_blocks)
+        sizes = np.minimum(b, n - blocks * b)
+        order = np.concatenate([np.arange(s * b, s * b + k, dtype=np.int64)
+                                for s, k in zip(blocks.tolist(), sizes.tolist())])
+        # Within each window of positions, a random interleaving of the blocks there: their
+        # labels shuffled in place, then the k-th place of a block takes its k-th item.
+        labels = np.repeat(np.arange(n_blocks), sizes)
+        span = b * self.window
+        labels = labels[np.lexsort((rng.random(n), np.arange(n) // span))]
+        out = np.empty(n, dtype=np.int64)
+        out[np.argsort(labels, kind="stable")] = order
+        return out
+
+    def _count(self, start):
+        rest = max(self.length - start, 0)
+        w = self.num_replicas
+        return rest // w if self.drop_last else (rest + w - 1) // w
+
+    def __len__(self):
+        return self._count(self._start)
+
+    def set_epoch(self, epoch):
+        if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch < 0:
+            raise _reader._timef.ValidationError(
+                f"Sampler.set_epoch: epoch is an int of at least 0, got {epoch!r}")
+        if epoch != self.epoch:
+            self.epoch = epoch
+            self._start = 0
+            self._iter_start = None
+            self._yielded = 0
+
+    def _sequence(self, start):
+        order = self.global_order()
+        w = self.num_replicas
+        rest = order[min(start, self.length):]
+        if self.drop_last:
+            rest = rest[:len(rest) // w * w]
+        elif len(rest) % w and self.length:
+            rest = np.concatenate([rest, np.resize(order, (-len(rest)) % w)])
+        return rest[self.rank::w]
+
+    def __iter__(self):
+        start = self._start
+        mine = self._sequence(start)
+        self._iter_start = start
+        self._yielded = 0
+        self._start = 0  # a later iteration of the same epoch is a whole epoch
+        return self._hand_out(mine.tolist())
+
+    def _hand_out(self, indices):
+        for index in indices:
+            self._yielded += 1
+            yield index
+
+    def state_dict(self, consumed=None):
+        base = self._start if self._iter_start is None else self._iter_start
+        if consumed is None:
+            consumed = 0 if self._iter_start is None else self._yielded
+        if isinstance(consumed, bool) or not isinstance(consumed, int) or not (
+                0 <= consumed <= self._count(base)):
+            raise _reader._timef.ValidationError(
+                f"Sampler.state_dict: consumed is an int from 0 to {self._count(base)} (this "
+                f"rank's samples of the epoch), got {consumed!r}")
+        return {"epoch": self.epoch, "offset": base + consumed * self.num_replicas,
+                "seed": self.seed, "length": self.length, "shuffle": self.shuffle,
+                "block_size": self.block_size, "window": self.window,
+                "drop_last": self.drop_last}
+
+    def load_state_dict(self, state):
+        for name in ("seed", "length", "shuffle", "block_size", "window", "drop_last"):
+            if state.get(name) != getattr(self, name):
+                raise _reader._timef.ValidationError(
+                    f"Sampler.load_state_dict: the state has {name}={state.get(name)!r}, this "
+                    f"sampler {getattr(self, name)!r}; the epoch's order would differ")
+        self.epoch = int(state["epoch"])
+        self._start = int(state["offset"])
+        self._iter_start = None
+        self._yielded = 0
