@@ -7,6 +7,7 @@
 #include "timef/demo.h"
 #include "timef/error.h"
 #include "timef/ids.h"
+#include "timef/importers.h"
 #include "timef/json.h"
 #include "timef/legacy.h"
 #include "timef/manifest.h"

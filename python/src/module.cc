@@ -15,4 +15,5 @@ PYBIND11_MODULE(_timef, m) {
   tp::BindRegistry(m);
   tp::BindReader(m);
   tp::BindWriter(m);
+  tp::BindImporters(m);
 }

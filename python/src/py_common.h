@@ -14,6 +14,7 @@
 #include "timef/error.h"
 #include "timef/model.h"
 #include "timef/reader.h"
+#include "timef/writer.h"
 
 namespace timef::python {
 
@@ -72,6 +73,14 @@ void BindReader(py::module_& m);
 void BindTables(py::module_& m);
 void BindWriter(py::module_& m);
 void BindRegistry(py::module_& m);
+void BindImporters(py::module_& m);
+
+// The card of timef.write(card=...) and timef.import_files(card=...): the card's fields as a
+// dict, unknown keys refused (writer_py.cc).
+manifest::Card CardFromDict(const py::dict& d);
+// timef.write()'s writer options, with `progress(stage, bytes_done, bytes_total, shard)` when
+// not None (it takes the GIL while it runs); unknown keys refused (writer_py.cc).
+WriteOptions WriteOptionsFromDict(const py::dict& opts, py::object progress);
 
 // The `parent=` of a lookup by parent ID (registry_py.cc).
 ParentRef PyToParent(py::handle parent);

@@ -13,6 +13,8 @@ std::optional<std::string> OptStr(const py::dict& d, const char* key) {
   return d[key].cast<std::string>();
 }
 
+}  // namespace
+
 manifest::Card CardFromDict(const py::dict& d) {
   static constexpr const char* kKeys[] = {
       "name",       "description",     "license",  "license_url", "domains",    "tags",
@@ -46,7 +48,49 @@ manifest::Card CardFromDict(const py::dict& d) {
   return card;
 }
 
-}  // namespace
+WriteOptions WriteOptionsFromDict(const py::dict& opts, py::object progress) {
+  WriteOptions options;
+  for (auto [key, value] : opts) {
+    std::string k = key.cast<std::string>();
+    if (k == "chunk_max_bytes")
+      options.chunk_max_bytes = value.cast<std::int64_t>();
+    else if (k == "row_group_target_bytes")
+      options.row_group_target_bytes = value.cast<std::int64_t>();
+    else if (k == "shard_target_bytes")
+      options.shard_target_bytes = value.cast<std::int64_t>();
+    else if (k == "data_page_target_bytes")
+      options.data_page_target_bytes = value.cast<std::int64_t>();
+    else if (k == "compression")
+      options.compression = value.cast<std::string>();
+    else if (k == "compression_level")
+      options.compression_level = value.cast<int>();
+    else if (k == "threads")
+      options.threads = value.cast<int>();
+    else if (k == "text_pack_threshold_bytes")
+      options.text_pack_threshold_bytes = value.cast<std::int64_t>();
+    else if (k == "audit")
+      options.audit = value.cast<bool>();
+    else if (k == "values_backend") {
+      const std::string name = value.cast<std::string>();
+      options.values_backend =
+          RequireName(manifest::ParseValuesBackend(name), "values_backend", name);
+    } else if (k == "zarr_compression_level")
+      options.zarr_compression_level = value.cast<int>();
+    else
+      throw ValidationError(ErrorSite{.object = "write options", .where = k}, "unknown option");
+  }
+  if (!progress.is_none()) {
+    auto fn = std::shared_ptr<py::object>(new py::object(progress), [](py::object* p) {
+      py::gil_scoped_acquire gil;
+      delete p;
+    });
+    options.progress = [fn](const WriteProgress& p) {
+      py::gil_scoped_acquire gil;
+      (*fn)(std::string(ToString(p.stage)), p.bytes_done, p.bytes_total, p.shard);
+    };
+  }
+  return options;
+}
 
 void BindWriter(py::module_& m) {
   m.def(
@@ -54,47 +98,7 @@ void BindWriter(py::module_& m) {
       [](model::Dataset& dataset, const py::dict& card_fields, std::optional<std::string> root,
          std::optional<std::string> release_dir, const py::dict& opts, py::object progress) {
         manifest::Card card = CardFromDict(card_fields);
-        WriteOptions options;
-        for (auto [key, value] : opts) {
-          std::string k = key.cast<std::string>();
-          if (k == "chunk_max_bytes")
-            options.chunk_max_bytes = value.cast<std::int64_t>();
-          else if (k == "row_group_target_bytes")
-            options.row_group_target_bytes = value.cast<std::int64_t>();
-          else if (k == "shard_target_bytes")
-            options.shard_target_bytes = value.cast<std::int64_t>();
-          else if (k == "data_page_target_bytes")
-            options.data_page_target_bytes = value.cast<std::int64_t>();
-          else if (k == "compression")
-            options.compression = value.cast<std::string>();
-          else if (k == "compression_level")
-            options.compression_level = value.cast<int>();
-          else if (k == "threads")
-            options.threads = value.cast<int>();
-          else if (k == "text_pack_threshold_bytes")
-            options.text_pack_threshold_bytes = value.cast<std::int64_t>();
-          else if (k == "audit")
-            options.audit = value.cast<bool>();
-          else if (k == "values_backend") {
-            const std::string name = value.cast<std::string>();
-            options.values_backend =
-                RequireName(manifest::ParseValuesBackend(name), "values_backend", name);
-          } else if (k == "zarr_compression_level")
-            options.zarr_compression_level = value.cast<int>();
-          else
-            throw ValidationError(ErrorSite{.object = "write options", .where = k},
-                                  "unknown option");
-        }
-        if (!progress.is_none()) {
-          auto fn = std::shared_ptr<py::object>(new py::object(progress), [](py::object* p) {
-            py::gil_scoped_acquire gil;
-            delete p;
-          });
-          options.progress = [fn](const WriteProgress& p) {
-            py::gil_scoped_acquire gil;
-            (*fn)(std::string(ToString(p.stage)), p.bytes_done, p.bytes_total, p.shard);
-          };
-        }
+        WriteOptions options = WriteOptionsFromDict(opts, progress);
         WriteResult result;
         {
           py::gil_scoped_release release;

@@ -7,6 +7,7 @@ reuses the parent's reader, whose catalog reconnects after fork; a spawned worke
 path and opens its own).
 """
 
+import operator
 import os
 
 import numpy as np
@@ -47,7 +48,9 @@ class _ReaderHolder:
 
 
 class SignalDataset(_ReaderHolder, Dataset):
-    """Every signal with numeric values (optionally of one spec_type), in stored record order.
+    """Every signal with numeric values, in storage order (``reader.signal_ids()``): optionally
+    of one ``spec_type``, of the records in ``record_ids``, and of the records that the tasks of
+    ``split`` use as inputs (both: the records in both).
 
     Items: ``{"signal_id": int, "record_id": int, "values": torch.Tensor}``; the tensor has the
     signal's shape ``[n_values, *value_shape]`` and dtype (bool, int8…int32, float32/64; enum as
@@ -55,17 +58,29 @@ class SignalDataset(_ReaderHolder, Dataset):
     tensor per step (null steps hold 0 in ``values``).
     """
 
-    def __init__(self, release, *, spec_type=None):
+    def __init__(self, release, *, spec_type=None, split=None, record_ids=None):
         super().__init__(release)
         reader = self._open()
+        wanted = None
+        if record_ids is not None:
+            wanted = _reader._check_ids(record_ids, "record_ids")
+        if split is not None:
+            table = reader.read_task_table(split=split).to_pydict()
+            used = {i for ids in table["input_record_ids"] for i in ids}
+            wanted = sorted(used) if wanted is None else [i for i in wanted if i in used]
         items = []
-        for record in reader.iter_records():
-            for signal in record.signals:
-                if signal.spec.dtype == "str" or not signal.has_values:
-                    continue
-                if spec_type is not None and signal.spec.spec_type != spec_type:
-                    continue
-                items.append((signal.id, record.id))
+        if wanted is None or wanted:
+            for record in reader.iter_records(record_ids=wanted):
+                for signal in record.signals:
+                    if signal.spec.dtype == "str" or not signal.has_values:
+                        continue
+                    if spec_type is not None and signal.spec.spec_type != spec_type:
+                        continue
+                    items.append((signal.id, record.id))
+        # Storage order (records in read order, a record's signals where their values live), so
+        # consecutive items share pages and a block sampler keeps that locality.
+        position = {sid: at for at, sid in enumerate(reader.signal_ids())}
+        items.sort(key=lambda item: position[item[0]])
         self._items = items
 
     def __len__(self):
@@ -75,17 +90,29 @@ class SignalDataset(_ReaderHolder, Dataset):
         signal_id, record_id = self._items[index]
         values = self._open().signal_values(signal_id).to_numpy(writable=True)
         item = {"signal_id": signal_id, "record_id": record_id}
-        if isinstance(values, np.ma.MaskedArray):
-            valid = ~np.ma.getmaskarray(values)
-            if valid.ndim > 1:
-                valid = valid.reshape(valid.shape[0], -1).all(axis=1)
-            item["valid"] = torch.from_numpy(np.ascontiguousarray(valid))
-            values = values.filled(0)
-        widen = _WIDEN.get(values.dtype)
-        if widen is not None:
-            values = values.astype(widen)
-        item["values"] = torch.from_numpy(values)
+        tensor, valid = _to_tensor(values)
+        if valid is not None:
+            item["valid"] = valid
+        item["values"] = tensor
         return item
+
+
+def _to_tensor(values):
+    """(values, valid): a numpy array (masked or not) as a tensor of its dtype (uint16/uint32
+    widened, null steps 0) and, for a masked array, the bool tensor of valid steps (else None)."""
+    valid = None
+    if isinstance(values, np.ma.MaskedArray):
+        mask = ~np.ma.getmaskarray(values)
+        if mask.ndim > 1:
+            mask = mask.reshape(mask.shape[0], -1).all(axis=1)
+        valid = torch.from_numpy(np.ascontiguousarray(mask))
+        values = values.filled(0)
+    widen = _WIDEN.get(values.dtype)
+    if widen is not None:
+        values = values.astype(widen)
+    elif not values.flags.writeable:
+        values = values.copy()  # torch tensors are writable; a read-only buffer is not handed out
+    return torch.from_numpy(values), valid
 
 
 class TaskDataset(_ReaderHolder, Dataset):
@@ -93,26 +120,166 @@ class TaskDataset(_ReaderHolder, Dataset):
 
     Items: ``{"task_id", "task_type", "prompt", "inputs", "targets"}`` with the prompt as a str
     (None when absent), inputs as record IDs, and targets as native values (text read; records
-    and signals as their IDs; spans as ``(kind, start, end, signal_ids)`` tuples).
+    and signals as their IDs; spans as ``(kind, start, end, signal_ids)`` tuples), except that a
+    scalar_prediction task's targets are a float64 tensor (an integer target that float64 cannot
+    hold exactly is a ValidationError naming the task).
+
+    A classification task adds ``"label"``: the index of its target in ``classes`` (a tuple of
+    the inline classification targets of the whole release, every split, distinct and sorted,
+    so the same in every process), a tuple of indices for a task of several targets, None for
+    one without inline targets. ``load_values=True`` adds ``"values"``: a list with one dict per
+    input record, signal name -> tensor (every numeric signal with values, as in
+    SignalDataset), all read in one ``load_values`` call; a nullable signal's valid steps are in
+    ``"valid"``, the same list of dicts holding only the nullable signals. ``transform(item)``,
+    when given, returns the item handed out.
+
+    Tasks are read ``batch_size`` IDs at a time (one ``get_many``, so one graph, per batch) the
+    first time an item of the batch is asked for, and kept as plain items: a later ``__getitem__``
+    of any task of the batch reads no task. ``preload()`` reads every batch now (call it before
+    a forking DataLoader starts its workers, so they share the items instead of each reading the
+    batches it touches).
     """
 
-    def __init__(self, release, *, split=None):
+    def __init__(self, release, *, split=None, load_values=False, transform=None,
+                 batch_size=_reader._timef.TASK_BATCH_SIZE):
         super().__init__(release)
-        table = self._open().read_task_table(split=split).to_pydict()
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+            raise _reader._timef.ValidationError(
+                f"TaskDataset: batch_size is an int of at least 1, got {batch_size!r}")
+        if transform is not None and not callable(transform):
+            raise _reader._timef.ValidationError("TaskDataset: transform is a callable")
+        reader = self._open()
+        table = reader.read_task_table(split=split).to_pydict()
         self._ids = list(table["task_id"])
+        self._batch_size = batch_size
+        self._load_values = bool(load_values)
+        self._transform = transform
+        self.classes = _classes(reader)
+        self._class_index = {_class_key(c): i for i, c in enumerate(self.classes)}
+        self._items = {}  # batch index -> (item, signals per input record) of that batch
 
     def __len__(self):
         return len(self._ids)
 
-    def __getitem__(self, index):
-        task = self._open().get(_reader._timef.Task, self._ids[index])
-        return {
+    def _batch(self, b):
+        items = self._items.get(b)
+        if items is None:
+            ids = self._ids[b * self._batch_size:(b + 1) * self._batch_size]
+            tasks = self._open().get_many(_reader._timef.Task, ids)
+            items = [(self._item(task), self._signals(task) if self._load_values else None)
+                     for task in tasks]
+            self._items[b] = items
+        return items
+
+    def preload(self):
+        """Reads every batch not read yet; returns self."""
+        for b in range((len(self._ids) + self._batch_size - 1) // self._batch_size):
+            self._batch(b)
+        return self
+
+    def _item(self, task):
+        item = {
             "task_id": task.id,
             "task_type": task.task_type,
             "prompt": _reader.read_value(task.prompt),
             "inputs": [r.id for r in task.inputs],
             "targets": None if task.targets is None else [_target(t) for t in task.targets],
         }
+        if task.task_type == "scalar_prediction" and item["targets"] is not None:
+            item["targets"] = _float_targets(task.id, item["targets"])
+        if task.task_type == "classification":
+            targets = item["targets"]
+            if not targets:
+                item["label"] = None
+            else:
+                labels = tuple(self._class_index[_class_key(t)] for t in targets)
+                item["label"] = labels[0] if len(labels) == 1 else labels
+        return item
+
+    @staticmethod
+    def _signals(task):
+        # Per input record: (name, signal ID, nullable) of each numeric signal with values.
+        out = []
+        for record in task.inputs:
+            signals = []
+            names = set()
+            for signal in record.signals:
+                if signal.spec.dtype == "str" or not signal.has_values:
+                    continue
+                if signal.name in names:
+                    raise _reader._timef.ValidationError(
+                        f"TaskDataset: record {record.id} (input of task {task.id}) has two "
+                        f"signals named '{signal.name}'; values are keyed by signal name")
+                names.add(signal.name)
+                signals.append((signal.name, signal.id))
+            out.append(signals)
+        return out
+
+    def __getitem__(self, index):
+        index = operator.index(index)
+        if index < 0:
+            index += len(self._ids)
+        if not 0 <= index < len(self._ids):
+            raise IndexError(f"TaskDataset: index {index} out of range for {len(self._ids)} tasks")
+        cached, signals = self._batch(index // self._batch_size)[index % self._batch_size]
+        item = dict(cached, inputs=list(cached["inputs"]))
+        if isinstance(item["targets"], list):
+            item["targets"] = list(item["targets"])
+        elif isinstance(item["targets"], torch.Tensor):
+            item["targets"] = item["targets"].clone()
+        if signals is not None:
+            ids = [sid for record in signals for _, sid in record]
+            arrays = iter(self._open().load_values(ids) if ids else [])
+            values, valid = [], []
+            for record in signals:
+                record_values, record_valid = {}, {}
+                for name, _ in record:
+                    tensor, steps = _to_tensor(next(arrays))
+                    record_values[name] = tensor
+                    if steps is not None:
+                        record_valid[name] = steps
+                values.append(record_values)
+                valid.append(record_valid)
+            item["values"] = values
+            if any(valid):
+                item["valid"] = valid
+        if self._transform is not None:
+            item = self._transform(item)
+        return item
+
+
+def _class_key(value):
+    # True == 1 in a dict: the key keeps the kinds apart.
+    return (type(value).__name__, value)
+
+
+def _classes(reader):
+    table = reader.read_target_table(task_type="classification").to_pydict()
+    found = set()
+    for at, kind in enumerate(table["kind"]):
+        column = {"text": "text_value", "integer": "integer_value", "float": "float_value",
+                  "boolean": "boolean_value"}.get(kind)
+        if column is None:
+            raise _reader._timef.ValidationError(
+                f"TaskDataset: classification task {table['task_id'][at]} has a {kind} target; "
+                "classes are text, integer, float or boolean values")
+        found.add(_class_key(table[column][at]))
+    return tuple(value for _, value in sorted(found))
+
+
+def _float_targets(task_id, targets):
+    out = []
+    for value in targets:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise _reader._timef.ValidationError(
+                f"TaskDataset: scalar_prediction task {task_id} has a target {value!r} that is "
+                "not a number")
+        if isinstance(value, int) and int(float(value)) != value:
+            raise _reader._timef.ValidationError(
+                f"TaskDataset: scalar_prediction task {task_id}: target {value} is not exactly "
+                "a float64")
+        out.append(float(value))
+    return torch.tensor(out, dtype=torch.float64)
 
 
 def _target(value):
@@ -122,3 +289,332 @@ def _target(value):
     if isinstance(value, _reader._timef.ScopedSpan):
         return (value.kind, value.start, value.end, [s.id for s in value.signals])
     return value
+
+
+# --- Collation -----------------------------------------------------------------------------------
+
+def collate_pad(items):
+    """Batches dataset items (dicts with the same keys) key by key, padding ``values``.
+
+    ``values`` (a tensor per item, or the same structure of lists and dicts of tensors per item,
+    as TaskDataset gives) becomes, leaf by leaf, one tensor ``[batch, longest, *value_shape]``
+    of the leaf's dtype (any numeric dtype or bool; steps past an item's end hold 0 / False);
+    the batch adds ``lengths`` (int64 ``[batch]``) and ``mask`` (bool ``[batch, longest]``, True
+    on real steps) in the same structure. ``valid`` (nullable signals) is padded like the
+    ``values`` leaf of the same place. Other keys: ints (IDs, labels) become an int64 tensor,
+    bools a bool tensor, floats a float64 tensor, tensors of one shape are stacked, dicts are
+    batched key by key; anything else (strings, None, lists, tensors of different shapes)
+    stays a list. ValidationError naming the key for items whose keys, leaf dtypes, value
+    shapes or structures differ."""
+    return _collate(items, _pad_window)
+
+
+def collate_crop(n, *, random=False, generator=None):
+    """A collate function like ``collate_pad`` that cuts every ``values`` leaf to a window of
+    ``n`` steps: from step 0, or with ``random=True`` from a start drawn uniformly over the
+    item's possible starts (``torch.randint``, with ``generator`` when given, else the global
+    torch RNG, which a DataLoader seeds per worker: give no generator to workers, or each draws
+    the same windows). An item shorter than ``n`` is padded as by collate_pad, and ``lengths`` /
+    ``mask`` say so. ``valid`` is cut with the window of its ``values`` leaf. Picklable (a
+    generator travels as its state)."""
+    return _Crop(n, random, generator)
+
+
+class _Crop:
+    def __init__(self, n, random, generator):
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise _reader._timef.ValidationError(
+                f"collate_crop: n is an int of at least 1, got {n!r}")
+        if not isinstance(random, bool):
+            raise _reader._timef.ValidationError("collate_crop: random is a bool")
+        if generator is not None and not isinstance(generator, torch.Generator):
+            raise _reader._timef.ValidationError("collate_crop: generator is a torch.Generator")
+        self.n = n
+        self.random = random
+        self.generator = generator
+
+    def _window(self, lengths):
+        if not self.random:
+            return self.n, [0] * len(lengths)
+        starts = []
+        for length in lengths:
+            span = max(length - self.n, 0) + 1
+            starts.append(int(torch.randint(span, (1,), generator=self.generator)))
+        return self.n, starts
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        if self.generator is not None:
+            state["generator"] = self.generator.get_state()
+        return state
+
+    def __setstate__(self, state):
+        generator = state.pop("generator")
+        self.__dict__.update(state)
+        self.generator = None
+        if generator is not None:
+            self.generator = torch.Generator()
+            self.generator.set_state(generator)
+
+    def __call__(self, items):
+        return _collate(items, self._window)
+
+
+def _pad_window(lengths):
+    return (max(lengths) if lengths else 0), [0] * len(lengths)
+
+
+def _collate(items, window):
+    items = list(items)
+    if not items:
+        raise _reader._timef.ValidationError("collate: an empty batch")
+    if not all(isinstance(item, dict) for item in items):
+        raise _reader._timef.ValidationError("collate: items are dicts")
+    keys = list(items[0])
+    for item in items[1:]:
+        if set(item) != set(keys):
+            raise _reader._timef.ValidationError(
+                f"collate: items with different keys: {sorted(keys)} and {sorted(item)}")
+    batch = {}
+    windows = {}
+    if "values" in items[0]:
+        for name in ("lengths", "mask"):
+            if name in items[0]:
+                raise _reader._timef.ValidationError(
+                    f"collate: items hold '{name}', which the batch adds for 'values'")
+        values, lengths, mask = _pad_tree([item["values"] for item in items], "values", (),
+                                          window, windows, None)
+        batch["values"], batch["lengths"], batch["mask"] = values, lengths, mask
+    for key in keys:
+        if key == "values":
+            continue
+        column = [item[key] for item in items]
+        if key == "valid" and "values" in items[0]:
+            batch[key] = _pad_tree(column, key, (), window, windows, "values")[0]
+        else:
+            batch[key] = _stack(column)
+    return batch
+
+
+def _pad_tree(column, key, place, window, windows, like):
+    """Pads the leaves of one key's values: returns (padded, lengths, mask) in the structure of
+    the items. `place` is the path of list indices and dict keys below `key`; `windows` maps a
+    leaf's place to its (length, starts), and with `like` (a key) the leaves reuse the windows of
+    that key's leaves at the same place instead of choosing new ones."""
+    where = key + "".join(f"[{p!r}]" for p in place)
+    first = column[0]
+    if isinstance(first, torch.Tensor):
+        return _pad_leaf(column, where, place, window, windows, like)
+    if isinstance(first, (list, tuple)):
+        if not all(isinstance(c, (list, tuple)) and len(c) == len(first) for c in column):
+            raise _reader._timef.ValidationError(
+                f"collate: '{where}' holds lists of different lengths in one batch")
+        parts = [_pad_tree([c[i] for c in column], key, place + (i,), window, windows, like)
+                 for i in range(len(first))]
+        return tuple([p[i] for p in parts] for i in range(3))
+    if isinstance(first, dict):
+        if not all(isinstance(c, dict) and set(c) == set(first) for c in column):
+            raise _reader._timef.ValidationError(
+                f"collate: '{where}' holds dicts of different keys in one batch")
+        parts = {k: _pad_tree([c[k] for c in column], key, place + (k,), window, windows, like)
+                 for k in first}
+        return tuple({k: p[i] for k, p in parts.items()} for i in range(3))
+    raise _reader._timef.ValidationError(
+        f"collate: '{where}' is a {type(first).__name__}, not a tensor (or lists and dicts of "
+        "tensors)")
+
+
+def _pad_leaf(column, where, place, window, windows, like):
+    for t in column:
+        if not isinstance(t, torch.Tensor) or t.dim() < 1:
+            raise _reader._timef.ValidationError(
+                f"collate: '{where}' holds a {type(t).__name__} among tensors, or a 0-d tensor; "
+                "padded values are tensors of at least one dimension")
+        if t.dtype != column[0].dtype:
+            raise _reader._timef.ValidationError(
+                f"collate: '{where}' mixes dtypes {column[0].dtype} and {t.dtype} in one batch")
+        if t.shape[1:] != column[0].shape[1:]:
+            raise _reader._timef.ValidationError(
+                f"collate: '{where}' mixes value shapes {list(column[0].shape[1:])} and "
+                f"{list(t.shape[1:])} in one batch")
+    lengths = [t.shape[0] for t in column]
+    if like is None:
+        size, starts = window(lengths)
+        windows[place] = (size, starts)
+    elif place in windows:
+        size, starts = windows[place]
+    else:
+        raise _reader._timef.ValidationError(
+            f"collate: '{where}' has no '{like}' counterpart to be padded like")
+    out = torch.zeros((len(column), size, *column[0].shape[1:]), dtype=column[0].dtype)
+    mask = torch.zeros((len(column), size), dtype=torch.bool)
+    taken = torch.zeros(len(column), dtype=torch.int64)
+    for i, (t, start) in enumerate(zip(column, starts)):
+        take = max(min(t.shape[0] - start, size), 0)
+        out[i, :take] = t[start:start + take]
+        mask[i, :take] = True
+        taken[i] = take
+    return out, taken, mask
+
+
+def _stack(column):
+    first = column[0]
+    if all(isinstance(c, bool) for c in column):
+        return torch.tensor(column, dtype=torch.bool)
+    if all(isinstance(c, int) and not isinstance(c, bool) for c in column):
+        return torch.tensor(column, dtype=torch.int64)
+    if all(isinstance(c, float) for c in column):
+        return torch.tensor(column, dtype=torch.float64)
+    if all(isinstance(c, torch.Tensor) for c in column) and all(
+            c.shape == first.shape and c.dtype == first.dtype for c in column):
+        return torch.stack(column)
+    if isinstance(first, dict) and all(isinstance(c, dict) and set(c) == set(first)
+                                       for c in column):
+        return {k: _stack([c[k] for c in column]) for k in first}
+    return list(column)
+
+
+# --- Sampler -------------------------------------------------------------------------------------
+
+class Sampler(torch.utils.data.Sampler):
+    """An elastic, deterministic, resumable sampler of dataset indices for one rank.
+
+    The global order of an epoch depends only on (seed, epoch, len(dataset), block_size, window):
+    without ``shuffle`` it is 0, 1, …, N − 1; with it, the indices are cut into blocks of
+    ``block_size`` consecutive indices (the datasets serve storage order, so a block shares
+    pages), the blocks are put in a random order, and the items of each run of ``window``
+    consecutive blocks of that order are shuffled among themselves. Rank r of W
+    (``num_replicas``, by default the torch.distributed world size, else 1; ``rank`` likewise)
+    takes the global positions r, r + W, r + 2W, …; every rank gets the same count by
+    repeating at most W − 1 indices from the start of the global order, or, with
+    ``drop_last=True``, by dropping the last (at most W − 1) positions.
+
+    ``set_epoch(e)`` before each epoch (as with DistributedSampler). ``state_dict(consumed=k)``
+    after this rank consumed k samples of the epoch (default: as many as the iterator handed out;
+    a DataLoader with workers fetches ahead, so pass what the loop used) records the global
+    position reached, k·W past where the epoch (or the resumed part of it) began; a fresh sampler
+    given ``load_state_dict`` of it (any number of ranks, any DataLoader workers) yields exactly
+    the rest of the epoch: with the same W each rank its own rest, with another W the global
+    positions left, dealt out by the same rule. The next ``set_epoch`` with another epoch starts
+    that epoch from its first position.
+    """
+
+    def __init__(self, dataset, *, seed=0, shuffle=True, num_replicas=None, rank=None,
+                 block_size=64, window=8, drop_last=False):
+        ValidationError = _reader._timef.ValidationError
+        if num_replicas is None or rank is None:
+            dist = torch.distributed
+            ready = dist.is_available() and dist.is_initialized()
+            if num_replicas is None:
+                num_replicas = dist.get_world_size() if ready else 1
+            if rank is None:
+                rank = dist.get_rank() if ready else 0
+        for name, value, low in (("seed", seed, 0), ("num_replicas", num_replicas, 1),
+                                 ("rank", rank, 0), ("block_size", block_size, 1),
+                                 ("window", window, 1)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ValidationError(f"Sampler: {name} is an int of at least {low}, "
+                                      f"got {value!r}")
+        if rank >= num_replicas:
+            raise ValidationError(f"Sampler: rank {rank} is not below num_replicas "
+                                  f"{num_replicas}")
+        self.length = len(dataset)
+        self.seed = seed
+        self.shuffle = bool(shuffle)
+        self.num_replicas = num_replicas
+        self.rank = rank
+        self.block_size = block_size
+        self.window = window
+        self.drop_last = bool(drop_last)
+        self.epoch = 0
+        self._start = 0          # global position the next iteration begins at
+        self._iter_start = None  # where the current (or last) iteration began
+        self._yielded = 0
+
+    def global_order(self, epoch=None):
+        """The epoch's global order of indices (numpy int64), the same on every rank."""
+        epoch = self.epoch if epoch is None else epoch
+        n = self.length
+        if not self.shuffle or n == 0:
+            return np.arange(n, dtype=np.int64)
+        rng = np.random.Generator(np.random.PCG64([self.seed, epoch]))
+        b = self.block_size
+        n_blocks = (n + b - 1) // b
+        blocks = rng.permutation(n_blocks)
+        sizes = np.minimum(b, n - blocks * b)
+        order = np.concatenate([np.arange(s * b, s * b + k, dtype=np.int64)
+                                for s, k in zip(blocks.tolist(), sizes.tolist())])
+        # Within each window of positions, a random interleaving of the blocks there: their
+        # labels shuffled in place, then the k-th place of a block takes its k-th item.
+        labels = np.repeat(np.arange(n_blocks), sizes)
+        span = b * self.window
+        labels = labels[np.lexsort((rng.random(n), np.arange(n) // span))]
+        out = np.empty(n, dtype=np.int64)
+        out[np.argsort(labels, kind="stable")] = order
+        return out
+
+    def _count(self, start):
+        rest = max(self.length - start, 0)
+        w = self.num_replicas
+        return rest // w if self.drop_last else (rest + w - 1) // w
+
+    def __len__(self):
+        return self._count(self._start)
+
+    def set_epoch(self, epoch):
+        if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch < 0:
+            raise _reader._timef.ValidationError(
+                f"Sampler.set_epoch: epoch is an int of at least 0, got {epoch!r}")
+        if epoch != self.epoch:
+            self.epoch = epoch
+            self._start = 0
+            self._iter_start = None
+            self._yielded = 0
+
+    def _sequence(self, start):
+        order = self.global_order()
+        w = self.num_replicas
+        rest = order[min(start, self.length):]
+        if self.drop_last:
+            rest = rest[:len(rest) // w * w]
+        elif len(rest) % w and self.length:
+            rest = np.concatenate([rest, np.resize(order, (-len(rest)) % w)])
+        return rest[self.rank::w]
+
+    def __iter__(self):
+        start = self._start
+        mine = self._sequence(start)
+        self._iter_start = start
+        self._yielded = 0
+        self._start = 0  # a later iteration of the same epoch is a whole epoch
+        return self._hand_out(mine.tolist())
+
+    def _hand_out(self, indices):
+        for index in indices:
+            self._yielded += 1
+            yield index
+
+    def state_dict(self, consumed=None):
+        base = self._start if self._iter_start is None else self._iter_start
+        if consumed is None:
+            consumed = 0 if self._iter_start is None else self._yielded
+        if isinstance(consumed, bool) or not isinstance(consumed, int) or not (
+                0 <= consumed <= self._count(base)):
+            raise _reader._timef.ValidationError(
+                f"Sampler.state_dict: consumed is an int from 0 to {self._count(base)} (this "
+                f"rank's samples of the epoch), got {consumed!r}")
+        return {"epoch": self.epoch, "offset": base + consumed * self.num_replicas,
+                "seed": self.seed, "length": self.length, "shuffle": self.shuffle,
+                "block_size": self.block_size, "window": self.window,
+                "drop_last": self.drop_last}
+
+    def load_state_dict(self, state):
+        for name in ("seed", "length", "shuffle", "block_size", "window", "drop_last"):
+            if state.get(name) != getattr(self, name):
+                raise _reader._timef.ValidationError(
+                    f"Sampler.load_state_dict: the state has {name}={state.get(name)!r}, this "
+                    f"sampler {getattr(self, name)!r}; the epoch's order would differ")
+        self.epoch = int(state["epoch"])
+        self._start = int(state["offset"])
+        self._iter_start = None
+        self._yielded = 0

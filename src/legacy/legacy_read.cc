@@ -387,13 +387,23 @@ class LegacyBuilder {
         model::Spec spec;
         spec.spec_type = j.value("spec_type", "");
         spec.name = j.value("name", spec.spec_type);
-        if (j.contains("unit") && j["unit"].is_string()) {
-          const std::string unit = j["unit"].get<std::string>();
+        // The unit is `unit_value`, as in the native manifest: str(pint unit), null = unknown.
+        // No legacy writer is known to have used `unit`; one that did is not guessed at but
+        // named in a warning, so that the unit is not lost without a word.
+        if (j.contains("unit_value") && !j["unit_value"].is_null()) {
+          if (!j["unit_value"].is_string()) {
+            Fail("manifest.json", "/schema/time_series_specs/" + spec.spec_type + "/unit_value",
+                 "expected a string or null, got " + j["unit_value"].dump());
+          }
+          const std::string unit = j["unit_value"].get<std::string>();
           spec.unit = ParseUnit(unit);
           if (!spec.unit) {
             Warn("spec '" + spec.spec_type + "': unit \"" + unit +
                  "\" does not parse; stored as unknown (null)");
           }
+        } else if (j.contains("unit") && !j["unit"].is_null()) {
+          Warn("spec '" + spec.spec_type + "': key \"unit\" (" + j["unit"].dump() +
+               ") is not a legacy spec key and is not read; the unit is unknown (null)");
         }
         auto dtype = ParseDType(j.value("dtype", ""));
         if (!dtype) {
@@ -477,7 +487,13 @@ class LegacyBuilder {
     card.citation = opt("citation");
     card.access_url = opt("access_url");
     if (auto access = opt("access")) {
-      if (auto parsed = manifest::ParseAccess(*access)) card.access = *parsed;
+      // No safe mapping: an unknown access level read as `open` would loosen the terms.
+      auto parsed = manifest::ParseAccess(*access);
+      if (!parsed) {
+        Fail("manifest.json", "/metadata/access",
+             "unknown access \"" + *access + "\" (expected open, credentialed or restricted)");
+      }
+      card.access = *parsed;
     }
     if (card.license == manifest::License::kOther && !card.license_url && card.source_url) {
       card.license_url = card.source_url;

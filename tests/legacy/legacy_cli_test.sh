@@ -44,7 +44,7 @@ run upgrade 0 upgrade "$legacy" --out "$scratch/out"
   fail "upgrade: stdout is not the release directory"
 expect_in upgrade "$scratch/upgrade.err" 'warning: spec '"'"'label'"'"': unit "frobnicate"'
 [ "$(grep -c '^warning: ' "$scratch/upgrade.err")" -eq 2 ] || fail "upgrade: not two warnings"
-expect_in upgrade "$scratch/upgrade.err" "upgraded legacy/fixture@1.0.0: 3 records, 7 signals, 10 tasks"
+expect_in upgrade "$scratch/upgrade.err" "upgraded legacy/fixture@1.0.0: 3 records, 8 signals, 10 tasks"
 run verify_upgraded 0 verify "$scratch/out/legacy/fixture/1.0.0"
 run records_upgraded 0 records "$scratch/out/legacy/fixture/1.0.0" --format json
 cmp -s "$scratch/records.out" "$scratch/records_upgraded.out" ||

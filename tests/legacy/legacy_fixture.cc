@@ -172,7 +172,8 @@ class Generator {
   }
 
   // Series 1–3 in record 1 (1 and 3 under source 1, 2 with no source, interleaved), 4 shared by
-  // records 2 and 3 (source 2), 5 in record 2 (ordinal str), 6 in record 3 (bool).
+  // records 2 and 3 (source 2), 5 in record 2 (ordinal str), 6 in record 3 (bool), 7 in record 3
+  // (nullable enum).
   void DefineSeries() {
     series_.push_back({1,
                        "ecg",
@@ -214,6 +215,18 @@ class Generator {
         {5, "text", "notes", 3, "ordinal", 0, 1, 0, {"['a', 'b''c', '']::VARCHAR[]"}, {}, {3}});
     series_.push_back(
         {6, "flag", "valid", 3, "regular", 4000, 1, 0, {"[true, false]::BOOLEAN[]"}, {}, {2}});
+    // An enum spec (categories) that is nullable: labels as text, one missing step.
+    series_.push_back({7,
+                       "rhythm",
+                       "rhythm",
+                       3,
+                       "regular",
+                       1000000,
+                       1,
+                       0,
+                       {"['NORM', NULL, 'AF']::VARCHAR[]"},
+                       {},
+                       {3}});
   }
 
   // One shard per value type; the ecg chunks stored out of chunk_idx order, after 2100 filler
@@ -281,7 +294,7 @@ class Generator {
         members.push_back({3, &s});
       }
       if (s.id == 5) members.push_back({2, &s});
-      if (s.id == 6) members.push_back({3, &s});
+      if (s.id == 6 || s.id == 7) members.push_back({3, &s});
     }
     std::string parts[2];
     for (const auto& [record, s] : members) {
@@ -348,7 +361,7 @@ class Generator {
              {1, 2, 3}, {1, 3}, {1, 2}) +
              " UNION ALL " + row(2, "NULL", std::nullopt, {}, {4, 5}, {2}, {2}));
     Copy("records", "records/part-00000001.parquet",
-         row(3, "1700000100000000", std::nullopt, {3}, {4, 6}, {}, {5}));
+         row(3, "1700000100000000", std::nullopt, {3}, {4, 6, 7}, {}, {5}));
     record_paths_ = {"records/part-00000000.parquet", "records/part-00000001.parquet"};
   }
 
@@ -465,26 +478,51 @@ class Generator {
                      {"domains", {"cardiology"}},
                      {"tags", {"legacy"}},
                      {"source_url", "https://example.org/legacy"},
-                     {"citation", nullptr},
-                     {"access", "open"},
+                     {"license_url", "https://example.org/legacy/license"},
+                     {"citation", "Doe et al., Legacy fixture (2024)"},
+                     {"access", "credentialed"},
+                     {"access_url", "https://example.org/legacy/access"},
                      {"yaml_schema_version", "3"},
                      {"unknown_card_key", 1}};
     m["schema"] = {
         {"time_series_specs",
+         // Every key of a legacy spec, as its writer dumps them (the unit as `unit_value`,
+         // str(pint unit), null = unknown), non-default values wherever a spec can hold them.
          {{{"spec_type", "ecg"},
            {"name", "ECG"},
-           {"unit", "mV"},
+           {"unit_value", "millivolt"},
            {"dtype", "float32"},
+           {"categories", ordered_json::array()},
+           {"value_shape", ordered_json::array()},
+           {"dimension_names", ordered_json::array()},
            {"nullable", false},
            {"data_source", "device"},
            {"modality", "time_series"}},
-          {{"spec_type", "flag"}, {"name", "Valid"}, {"dtype", "bool"}, {"nullable", false}},
+          {{"spec_type", "flag"},
+           {"name", "Valid"},
+           {"unit_value", "dimensionless"},
+           {"dtype", "bool"},
+           {"nullable", false}},
           {{"spec_type", "label"},
            {"name", "Label"},
-           {"unit", "frobnicate"},
+           {"unit_value", "frobnicate"},
            {"dtype", "int16"},
            {"nullable", false}},
-          {{"spec_type", "text"}, {"name", "Notes"}, {"dtype", "str"}, {"nullable", false}}}},
+          {{"spec_type", "rhythm"},
+           {"name", "Rhythm"},
+           {"unit_value", nullptr},
+           {"dtype", "enum"},
+           {"categories", {"AF", "NORM", "PVC"}},
+           {"value_shape", ordered_json::array()},
+           {"dimension_names", ordered_json::array()},
+           {"nullable", true},
+           {"modality", "time_series"}},
+          {{"spec_type", "text"},
+           {"name", "Notes"},
+           {"unit_value", nullptr},
+           {"dtype", "str"},
+           {"nullable", false},
+           {"modality", "text"}}}},
         {"annotations",
          {{{"key", "gain"},
            {"value_type", "float"},
@@ -497,8 +535,8 @@ class Generator {
           "ts_correspondence", "ts_editing", "ts_generation"}}};
     m["counts"] = {
         {"records", 3},          {"annotations", 12},        {"registered_annotations", 2},
-        {"tasks", 10},           {"time_series_chunks", 11}, {"time_series_index_rows", 14},
-        {"time_series_specs", 4}};
+        {"tasks", 10},           {"time_series_chunks", 12}, {"time_series_index_rows", 15},
+        {"time_series_specs", 5}};
     m["files"] = {{"records", parts(record_paths_)},
                   {"annotations", parts(annotation_paths_)},
                   {"time_series_index", parts(index_paths_)},
@@ -573,8 +611,10 @@ class Generator {
           nullptr, nullptr, nullptr, nullptr, nullptr},
          {"6", "lead_I", "ecg", "millivolt", "5", src(2), meta(id(Kind::kSeries, 4)), "regular",
           "1000", "3", "0", nullptr, nullptr},
-         {"7", "valid", "flag", nullptr, "2", src(3), meta(id(Kind::kSeries, 6)), "regular", "4000",
-          "1", "0", nullptr, nullptr}});
+         {"7", "valid", "flag", "dimensionless", "2", src(3), meta(id(Kind::kSeries, 6)), "regular",
+          "4000", "1", "0", nullptr, nullptr},
+         {"8", "rhythm", "rhythm", nullptr, "3", src(3), meta(id(Kind::kSeries, 7)), "regular",
+          "1000000", "1", "0", nullptr, nullptr}});
     auto cmeta = [&](int n, bool json) {
       return "{\"timef.legacy.id\":\"" + id(Kind::kAnnotation, n) + "\"" +
              (json ? ",\"timef.legacy.value_json\":true" : "") + "}";
@@ -648,7 +688,7 @@ class Generator {
         "metadata FROM tasks ORDER BY task_id",
         {{"1", "classification", "Rhythm?", "[text, time_series]", nullptr, "time_interval", "0",
           "1000", "true", "rhythm_v1", nullptr, nullptr, nullptr, "because", tmeta(1)},
-         {"2", "classification", nullptr, "[time_series]", nullptr, nullptr, nullptr, nullptr,
+         {"2", "classification", nullptr, "[text, time_series]", nullptr, nullptr, nullptr, nullptr,
           "false", nullptr, nullptr, nullptr, nullptr, nullptr, tmeta(9)},
          {"3", "answer", "", "[text, time_series]", nullptr, nullptr, nullptr, nullptr, "false",
           nullptr, nullptr, nullptr, nullptr, nullptr, tmeta(2)},
@@ -658,8 +698,8 @@ class Generator {
           nullptr, "true", nullptr, "millivolt", "heart rate", nullptr, nullptr, tmeta(3)},
          {"6", "temporal_localization", "Where?", "[text, time_series]", nullptr, nullptr, nullptr,
           nullptr, "true", nullptr, nullptr, nullptr, "sparse", nullptr, tmeta(4)},
-         {"7", "forecasting", nullptr, "[time_series]", nullptr, nullptr, nullptr, nullptr, "true",
-          nullptr, nullptr, nullptr, nullptr, nullptr, tmeta(5)},
+         {"7", "forecasting", nullptr, "[text, time_series]", nullptr, nullptr, nullptr, nullptr,
+          "true", nullptr, nullptr, nullptr, nullptr, nullptr, tmeta(5)},
          {"8", "ts_editing", "Denoise", "[text, time_series]", nullptr, nullptr, nullptr, nullptr,
           "true", nullptr, nullptr, nullptr, nullptr, nullptr, tmeta(6)},
          {"9", "ts_generation", "Make one", "[no_input, text]", nullptr, nullptr, nullptr, nullptr,

@@ -4,6 +4,7 @@
 #include <duckdb.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -86,6 +87,68 @@ void CheckExpectedCatalog(const fs::path& fixture, const fs::path& release) {
   }
 }
 
+// Every key of docs/format.md §15.3 and §15.6 that the fixture sets to a non-default value, as the
+// upgraded manifest carries it (re-read from disk): card, specs (units included), annotation
+// descriptors. The task columns (`unit`, `target_name`, `mode`, ...) are in the expected catalog.
+void CheckLegacyKeysSurvive(const manifest::Manifest& m) {
+  const manifest::Card& card = m.metadata;
+  EXPECT_EQ(card.dataset_id, "legacy/fixture");
+  EXPECT_EQ(card.dataset_version, "1.0.0");
+  EXPECT_EQ(card.name, "Legacy fixture");
+  EXPECT_EQ(card.description, "Every legacy feature timef reads");
+  EXPECT_EQ(card.license, manifest::License::kCcBy4_0);
+  EXPECT_EQ(card.domains, std::vector<manifest::Domain>{manifest::Domain::kCardiology});
+  EXPECT_EQ(card.tags, std::vector<std::string>{"legacy"});
+  EXPECT_EQ(card.source_url, "https://example.org/legacy");
+  EXPECT_EQ(card.license_url, "https://example.org/legacy/license");
+  EXPECT_EQ(card.citation, "Doe et al., Legacy fixture (2024)");
+  EXPECT_EQ(card.access, manifest::Access::kCredentialed);
+  EXPECT_EQ(card.access_url, "https://example.org/legacy/access");
+  EXPECT_TRUE(card.parents.empty());
+  EXPECT_FALSE(card.source_revision.has_value());
+  EXPECT_FALSE(card.value_encoding.has_value());
+  using manifest::TimeSeriesSpec;
+  auto spec = [](std::string type, std::string name, std::optional<std::string> unit, DType dtype,
+                 std::vector<std::string> categories, bool nullable, Modality modality) {
+    return TimeSeriesSpec{.spec_type = std::move(type),
+                          .name = std::move(name),
+                          .unit_value = std::move(unit),
+                          .dtype = dtype,
+                          .categories = std::move(categories),
+                          .nullable = nullable,
+                          .modality = modality};
+  };
+  const std::vector<TimeSeriesSpec> specs = {
+      spec("ecg", "ECG", "millivolt", DType::kFloat32, {}, false, Modality::kTimeSeries),
+      spec("flag", "Valid", "dimensionless", DType::kBool, {}, false, Modality::kTimeSeries),
+      // "frobnicate" does not parse: unknown, with a warning.
+      spec("label", "Label", std::nullopt, DType::kInt16, {}, false, Modality::kTimeSeries),
+      spec("rhythm", "Rhythm", std::nullopt, DType::kEnum, {"AF", "NORM", "PVC"}, true,
+           Modality::kTimeSeries),
+      spec("text", "Notes", std::nullopt, DType::kStr, {}, false, Modality::kText)};
+  ASSERT_EQ(m.schema.time_series_specs.size(), specs.size());
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const TimeSeriesSpec& got = m.schema.time_series_specs[i];
+    EXPECT_EQ(got.spec_type, specs[i].spec_type);
+    EXPECT_EQ(got.name, specs[i].name) << got.spec_type;
+    EXPECT_EQ(got.unit_value, specs[i].unit_value) << got.spec_type;
+    EXPECT_EQ(got.dtype, specs[i].dtype) << got.spec_type;
+    EXPECT_EQ(got.categories, specs[i].categories) << got.spec_type;
+    EXPECT_EQ(got.value_shape, specs[i].value_shape) << got.spec_type;
+    EXPECT_EQ(got.dimension_names, specs[i].dimension_names) << got.spec_type;
+    EXPECT_EQ(got.nullable, specs[i].nullable) << got.spec_type;
+    EXPECT_EQ(got.modality, specs[i].modality) << got.spec_type;
+  }
+  // The descriptor of `gain` keeps its unit and description; `never_used` disappears (§15.3).
+  auto gain = std::find_if(m.schema.annotations.begin(), m.schema.annotations.end(),
+                           [](const auto& d) { return d.key == "gain"; });
+  ASSERT_NE(gain, m.schema.annotations.end());
+  EXPECT_EQ(gain->unit, "decibel");
+  EXPECT_EQ(gain->description, "Amplifier gain");
+  for (const auto& d : m.schema.annotations) EXPECT_NE(d.key, "never_used");
+  EXPECT_EQ(m.schema.tasks.size(), 8u);
+}
+
 struct Variant {
   const char* name;
   bool uuid16;
@@ -120,6 +183,7 @@ TEST_P(LegacyFixtureTest, UpgradeMatchesTheExpectedCatalog) {
   EXPECT_EQ(upgraded->manifest_checksum, FileChecksum(legacy / "manifest.json"));
   CheckExpectedCatalog(legacy, result.written.release_dir);
   Reader::Open(result.written.release_dir).Verify();
+  CheckLegacyKeysSurvive(Reader::Open(result.written.release_dir).manifest());
 }
 
 INSTANTIATE_TEST_SUITE_P(Layouts, LegacyFixtureTest,
@@ -151,7 +215,7 @@ TEST_P(LegacyFixtureTest, ReaderOnLegacyEqualsReaderOnUpgrade) {
   EXPECT_EQ(direct.manifest().counts, upgraded.manifest().counts);
   EXPECT_EQ(direct.manifest().build_env.upgraded_from, upgraded.manifest().build_env.upgraded_from);
   // Values by ID and step windows, both sides.
-  for (std::int64_t id = 1; id <= 7; ++id) {
+  for (std::int64_t id = 1; id <= 8; ++id) {
     EXPECT_EQ(*direct.GetSignalValues(id).LoadValues(), *upgraded.GetSignalValues(id).LoadValues())
         << "signal " << id;
     EXPECT_EQ(direct.GetSignalValues(id).ReadSteps(1, 3),
@@ -223,8 +287,9 @@ TEST(LegacyUpgrade, UnmappableCardValuesWarnOnceAndMap) {
   LegacyFixtureOptions options;
   options.edit_manifest = [](std::string text) {
     const std::string from = R"("license": "CC-BY-4.0")";
-    text.replace(text.find(from), from.size(),
-                 R"("license": "Proprietary-X", "license_url": "https://example.org/terms")");
+    text.replace(text.find(from), from.size(), R"("license": "Proprietary-X")");
+    const std::string url = R"("license_url": "https://example.org/legacy/license")";
+    text.replace(text.find(url), url.size(), R"("license_url": "https://example.org/terms")");
     const std::string domain = R"("cardiology")";
     text.replace(text.find(domain), domain.size(), R"("cardiology", "astrology")");
     return text;
@@ -332,6 +397,24 @@ std::vector<BadCase> BadCases() {
                    {.edit_sql = sql("records", "{'start_us': 0, 'end_us': 10000000",
                                     "{'start_us': 0, 'end_us': NULL")},
                    "time_span"});
+  cases.push_back(
+      {"unknown_access",
+       {.edit_manifest = manifest(R"("access": "credentialed")", R"("access": "members-only")")},
+       "unknown access \"members-only\""});
+  cases.push_back(
+      {"spec_unit_value_not_a_string",
+       {.edit_manifest = manifest(R"("unit_value": "millivolt")", R"("unit_value": 3)")},
+       "/schema/time_series_specs/ecg/unit_value"});
+  // A spec with a value_shape: read, then refused by the Parquet-backend upgrade (never flattened
+  // or dropped).
+  cases.push_back({"value_shape_spec",
+                   {.edit_manifest = manifest(
+                        "\"value_shape\": [],\n        \"dimension_names\": [],\n        "
+                        "\"nullable\": false,\n        \"data_source\"",
+                        "\"value_shape\": [2],\n        \"dimension_names\": [\"lead\"],\n        "
+                        "\"nullable\": false,\n        \"data_source\"")},
+                   "value_shape",
+                   BadCase::kValidation});
   cases.push_back(
       {"forecasting_target_unknown",
        {.edit_sql = sql("tasks/forecasting", "AS target_record_id", "AS target_record_id_unused")},

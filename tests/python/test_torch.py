@@ -1,6 +1,7 @@
 """timef.torch datasets in DataLoaders with worker processes (fork and spawn) and samplers."""
 
 import multiprocessing
+import pickle
 
 import numpy as np
 import pytest
@@ -8,7 +9,7 @@ import timef
 import torch
 from torch.utils.data import DataLoader, DistributedSampler
 
-from timef.torch import SignalDataset, TaskDataset
+from timef.torch import SignalDataset, TaskDataset, collate_crop, collate_pad
 
 
 def expected_values(hello):
@@ -76,3 +77,232 @@ def test_task_dataset(hello, context):
         assert item["prompt"] == timef.read_value(task.prompt)
         assert item["inputs"] == [rec.id for rec in task.inputs]
     assert len(TaskDataset(hello)) == len(tasks)
+
+
+def test_task_dataset_reads_tasks_in_batches(hello):
+    dataset = TaskDataset(hello, batch_size=3)
+    reader = dataset._open()
+    calls = []
+    get_many = reader.get_many
+
+    def counting(kind, ids, **kw):
+        calls.append(list(ids))
+        return get_many(kind, ids, **kw)
+    reader.get_many = counting
+    order = [9, 0, 4, 1, 8, 2, 3, 5, 6, 7, -1, 3]
+    items = [dataset[i] for i in order]
+    ids = dataset._ids
+    assert calls == [ids[9:], ids[0:3], ids[3:6], ids[6:9]]  # one get_many per batch, once
+    with timef.TimeFReader.open(hello) as r:
+        for index, item in zip(order, items):
+            task = r.get(timef.Task, ids[index])
+            assert item["task_id"] == task.id and item["task_type"] == task.task_type
+            assert item["prompt"] == timef.read_value(task.prompt)
+            assert item["inputs"] == [rec.id for rec in task.inputs]
+    item = dataset[0]
+    item["inputs"].append(99)
+    assert dataset[0]["inputs"] == items[1]["inputs"]  # items handed out are copies
+    with pytest.raises(IndexError):
+        dataset[10]
+    with pytest.raises(timef.ValidationError):
+        TaskDataset(hello, batch_size=0)
+    assert TaskDataset(hello).preload()._items.keys() == {0}
+
+
+RHYTHMS = ["normal", "af", "noise", "af", "normal", "af", "normal"]
+
+
+@pytest.fixture(scope="module")
+def labelled(tmp_path_factory):
+    """Seven records of two signals of different lengths, a classification task each (three
+    classes, train/test), and scalar_prediction tasks; written by the module's writer."""
+    root = tmp_path_factory.mktemp("labelled")
+    dataset = timef.Dataset("tests/labelled", "1.0.0")
+    ecg = timef.Spec("ecg", dtype="float32", unit="mV")
+    flag = timef.Spec("flag", dtype="uint16")
+    for i, rhythm in enumerate(RHYTHMS):
+        record = dataset.add_record(timef.Record(start_time_us=i * 10**9))
+        source = record.add_source("ecg")
+        axis = timef.TimeAxis.from_rate(100)
+        source.add_signal(timef.Signal("lead", ecg, axis,
+                                       np.arange(50 + 10 * i, dtype=np.float32) + i))
+        source.add_signal(timef.Signal("flag", flag, axis, np.full(50 + 10 * i, i, np.uint16)))
+        dataset.add_task(timef.ClassificationTask(inputs=[record], targets=[rhythm],
+                                                  target_schema="rhythm-v1",
+                                                  split="test" if i % 3 == 2 else "train"))
+        dataset.add_task(timef.ScalarPredictionTask(inputs=[record], targets=[60.5 + i],
+                                                    split="validation"))
+    return timef.write(dataset, root, card={"name": "labelled", "description": "tests",
+                                            "license": "CC0-1.0", "domains": ["cardiology"]})
+
+
+def test_supervised_items(labelled):
+    dataset = TaskDataset(labelled, split="train", load_values=True)
+    assert dataset.classes == ("af", "noise", "normal")
+    with timef.TimeFReader.open(labelled) as r:
+        tasks = {t.id: t for t in r.read_tasks(split="train")}
+        assert len(dataset) == len(tasks) == 5
+        for i in range(len(dataset)):
+            item = dataset[i]
+            task = tasks[item["task_id"]]
+            assert set(item) == {"task_id", "task_type", "prompt", "inputs", "targets", "label",
+                                 "values"}
+            target = timef.read_value(task.targets[0])
+            assert item["targets"] == [target]
+            assert dataset.classes[item["label"]] == target
+            (record,) = task.inputs
+            (values,) = item["values"]
+            assert sorted(values) == ["flag", "lead"]
+            for signal in record.signals:
+                want = signal.to_numpy()
+                got = values[signal.name]
+                assert got.dtype == (torch.int32 if want.dtype == np.uint16 else torch.float32)
+                assert got.numpy().astype(want.dtype).tobytes() == want.tobytes()
+                got.add_(1)  # writable, and a copy of nothing the reader keeps
+    assert dataset[0]["values"][0]["lead"][0] == 0
+
+
+def test_labels_are_the_same_in_every_split_and_process(labelled):
+    test = TaskDataset(labelled, split="test")
+    assert test.classes == ("af", "noise", "normal")
+    labels = {item["task_id"]: item["label"] for item in
+              DataLoader(test, batch_size=None, num_workers=2,
+                         multiprocessing_context=multiprocessing.get_context("spawn"))}
+    assert sorted(labels.values()) == [0, 1]  # af, noise
+    assert "values" not in test[0]
+
+
+def test_regression_targets_and_transform(labelled):
+    seen = []
+
+    def transform(item):
+        seen.append(item["task_id"])
+        return {"y": item["targets"], "x": item["values"][0]["lead"]}
+    dataset = TaskDataset(labelled, split="validation", load_values=True, transform=transform)
+    item = dataset[2]
+    assert set(item) == {"x", "y"} and seen == [dataset._ids[2]]
+    assert item["y"].dtype == torch.float64 and item["y"].tolist() == [62.5]
+    assert item["x"].shape == (70,)
+    with pytest.raises(timef.ValidationError):
+        TaskDataset(labelled, transform=3)
+
+
+def test_signal_dataset_split_and_record_ids(labelled, hello):
+    with timef.TimeFReader.open(labelled) as r:
+        test_records = {rec.id for t in r.read_tasks(split="test") for rec in t.inputs}
+        storage = r.signal_ids()
+    dataset = SignalDataset(labelled, split="test")
+    assert {dataset[i]["record_id"] for i in range(len(dataset))} == test_records
+    assert len(dataset) == 2 * len(test_records)
+    ids = [dataset[i]["signal_id"] for i in range(len(dataset))]
+    assert ids == sorted(ids, key=storage.index)  # storage order
+    one = SignalDataset(labelled, record_ids=[2, 3], spec_type="ecg")
+    assert [one[i]["record_id"] for i in range(len(one))] == [2, 3]
+    both = SignalDataset(labelled, record_ids=[1, 3], split="test")
+    assert {both[i]["record_id"] for i in range(len(both))} == {1, 3} & test_records
+    with pytest.raises(timef.NotFoundError):
+        SignalDataset(labelled, record_ids=[99])
+    assert len(SignalDataset(hello, record_ids=[])) == 0
+
+
+def check_padded(batch_values, lengths, mask, originals, starts=None):
+    size = batch_values.shape[1]
+    for i, t in enumerate(originals):
+        start = 0 if starts is None else starts[i]
+        take = min(t.shape[0] - start, size)
+        assert lengths[i] == take
+        assert mask[i].tolist() == [True] * take + [False] * (size - take)
+        # Bit for bit (the ECG leads hold NaN samples).
+        assert batch_values[i, :take].numpy().tobytes() == t[start:start + take].numpy().tobytes()
+        assert not batch_values[i, take:].any()
+
+
+def test_collate_pad_signals_of_every_dtype(hello):
+    dataset = SignalDataset(hello)
+    items = [dataset[i] for i in range(len(dataset)) if "valid" not in dataset[i]]
+    by_dtype = {}
+    for item in items:
+        by_dtype.setdefault(item["values"].dtype, []).append(item)
+    assert {torch.bool, torch.int8, torch.int32, torch.int64, torch.float32} <= set(by_dtype)
+    for dtype, group in by_dtype.items():
+        group = group + [dict(group[0], values=group[0]["values"][:3])]  # a shorter one
+        batch = collate_pad(group)
+        assert batch["values"].dtype == dtype
+        assert batch["values"].shape[0] == len(group)
+        assert batch["values"].shape[1] == max(g["values"].shape[0] for g in group)
+        check_padded(batch["values"], batch["lengths"], batch["mask"],
+                     [g["values"] for g in group])
+        assert batch["signal_id"].dtype == torch.int64
+        assert batch["signal_id"].tolist() == [g["signal_id"] for g in group]
+
+
+def test_collate_nd_values_and_crop_windows():
+    rng = torch.Generator().manual_seed(5)
+    items = [{"values": torch.randint(-100, 100, (n, 2, 3), dtype=torch.int16, generator=rng),
+              "id": i, "name": f"s{i}"} for i, n in enumerate([7, 12, 4])]
+    padded = collate_pad(items)
+    assert padded["values"].shape == (3, 12, 2, 3) and padded["values"].dtype == torch.int16
+    check_padded(padded["values"], padded["lengths"], padded["mask"],
+                 [i["values"] for i in items])
+    assert padded["name"] == ["s0", "s1", "s2"] and padded["id"].tolist() == [0, 1, 2]
+    fixed = collate_crop(5)(items)
+    assert fixed["values"].shape == (3, 5, 2, 3)
+    check_padded(fixed["values"], fixed["lengths"], fixed["mask"], [i["values"] for i in items])
+    starts = set()
+    crop = collate_crop(5, random=True, generator=torch.Generator().manual_seed(1))
+    for _ in range(40):
+        batch = crop(items)
+        found = []
+        for i, item in enumerate(items):
+            t = item["values"]
+            options = [s for s in range(max(t.shape[0] - 5, 0) + 1)
+                       if torch.equal(batch["values"][i, :batch["lengths"][i]], t[s:s + 5])]
+            assert options, "a random window is a contiguous slice of the item"
+            found.append(options[0])
+        check_padded(batch["values"], batch["lengths"], batch["mask"],
+                     [i["values"] for i in items], found)
+        starts.add(tuple(found))
+    assert len(starts) > 5  # the windows move
+    again = pickle.loads(pickle.dumps(crop))  # as into a spawned worker
+    assert again.n == 5 and torch.equal(again(items)["values"], crop(items)["values"])
+
+
+def test_collate_crops_valid_with_its_values():
+    items = [{"values": torch.arange(n), "valid": torch.arange(n) % 3 != 0} for n in (9, 20)]
+    batch = collate_crop(6, random=True, generator=torch.Generator().manual_seed(2))(items)
+    for i in range(2):
+        real = batch["mask"][i]
+        assert torch.equal(batch["valid"][i][real], batch["values"][i][real] % 3 != 0)
+        assert not batch["valid"][i][~real].any()
+
+
+def test_collate_refuses_mixed_batches():
+    with pytest.raises(timef.ValidationError, match="dtypes"):
+        collate_pad([{"values": torch.zeros(3)}, {"values": torch.zeros(3, dtype=torch.int32)}])
+    with pytest.raises(timef.ValidationError, match="value shapes"):
+        collate_pad([{"values": torch.zeros(3, 2)}, {"values": torch.zeros(3, 4)}])
+    with pytest.raises(timef.ValidationError, match="different keys"):
+        collate_pad([{"values": torch.zeros(3), "a": 1}, {"values": torch.zeros(3)}])
+    with pytest.raises(timef.ValidationError):
+        collate_crop(0)
+
+
+def test_task_batches_in_a_dataloader(labelled):
+    dataset = TaskDataset(labelled, split="train", load_values=True)
+    loader = DataLoader(dataset, batch_size=3, num_workers=2, collate_fn=collate_crop(40),
+                        multiprocessing_context=multiprocessing.get_context("spawn"))
+    seen = []
+    for batch in loader:
+        assert batch["label"].dtype == torch.int64 and batch["task_id"].dtype == torch.int64
+        lead = batch["values"][0]["lead"]
+        assert lead.shape == (len(batch["task_id"]), 40) and lead.dtype == torch.float32
+        assert batch["values"][0]["flag"].dtype == torch.int32
+        for row, task_id in enumerate(batch["task_id"].tolist()):
+            item = dataset[dataset._ids.index(task_id)]
+            assert torch.equal(lead[row], item["values"][0]["lead"][:40])
+            assert batch["label"][row] == item["label"]
+        seen += batch["task_id"].tolist()
+    assert sorted(seen) == sorted(dataset._ids)
+    padded = collate_pad([dataset[0], dataset[1]])
+    assert padded["lengths"][0]["lead"].tolist() == [
+        dataset[i]["values"][0]["lead"].shape[0] for i in (0, 1)]

@@ -19,6 +19,7 @@ PUBLIC_OWNERS = {
     "timef/demo.h": "demo",
     "timef/error.h": "core",
     "timef/ids.h": "core",
+    "timef/importers.h": "importers",
     "timef/json.h": "core",
     "timef/legacy.h": "legacy",
     "timef/manifest.h": "manifest",

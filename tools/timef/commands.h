@@ -30,5 +30,6 @@ void RegisterDatasetCommands(CLI::App& app, Action& action);
 void RegisterRegistryCommands(CLI::App& app, Action& action);  // timef ls|gc
 void RegisterComposeCommands(CLI::App& app, Action& action);   // timef edit|derive
 void RegisterLegacyCommands(CLI::App& app, Action& action);    // timef upgrade
+void RegisterImportCommands(CLI::App& app, Action& action);    // timef import
 
 }  // namespace timef::cli

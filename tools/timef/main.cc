@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   cli::RegisterRegistryCommands(app, action);
   cli::RegisterComposeCommands(app, action);
   cli::RegisterLegacyCommands(app, action);
+  cli::RegisterImportCommands(app, action);
   cli::RegisterParquetCommands(app, action);
   cli::RegisterManifestCommands(app, action);
 

@@ -1,0 +1,99 @@
+// Importers (docs/importing.md): recordings in other formats read into model Records, and a
+// release written from a list of input files. The EDF family (EDF, EDF+C, BDF, BDF+C) is read
+// here, with no third-party library: the header is parsed and every field used is validated when
+// the file is opened; each channel's values are read lazily, data record by data record, through
+// a piece loader (timef/model/values.h), so a recording larger than memory is written in bounded
+// memory.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "timef/manifest.h"
+#include "timef/model.h"
+#include "timef/writer.h"
+
+namespace timef {
+
+// ---- The modality table (docs/importing.md, "Modalities") ----
+
+// A channel label whose first characters are `prefix` (ASCII case-insensitive) gets `spec_type`,
+// with `name` as the spec's name. The first matching row wins; a label that matches none gets
+// kGenericSpecType.
+struct ModalityEntry {
+  std::string_view prefix;
+  std::string_view spec_type;
+  std::string_view name;
+};
+inline constexpr std::string_view kGenericSpecType = "signal";
+inline constexpr std::string_view kGenericSpecName = "Signal";
+
+// The rows, in match order.
+std::span<const ModalityEntry> ModalityTable();
+// The row a (trimmed) label matches, or the generic {"", "signal", "Signal"}.
+ModalityEntry ModalityOfLabel(std::string_view label);
+
+// ---- EDF, EDF+C, BDF, BDF+C ----
+
+struct EdfImportOptions {
+  // Store each channel's digital integers (int16 for EDF, int32 for BDF) instead of physical
+  // float32 values; the signal's metadata then holds `gain` and `offset` (physical ≈ digital ×
+  // gain + offset, the exact formula in docs/importing.md) and the spec's unit is unknown.
+  bool keep_digital = false;
+  // Trimmed channel label → spec_type; wins over the modality table.
+  std::map<std::string, std::string> spec_types;
+  // Hash the input file into the record's metadata (`source_sha256`), a read of the whole file.
+  bool checksum = true;
+  // Called once per warning (a physical dimension that is not a known unit, stored as unknown).
+  // Null: warnings are dropped from the output but still recorded in the signal's metadata.
+  std::function<void(const std::string&)> warn;
+};
+
+// Reads one EDF/EDF+C/BDF/BDF+C file as a Record: one root source named after the file, one
+// signal per ordinary channel (values loaded lazily), the annotation channels' TAL entries as
+// annotations on the record, the start time and the header's text fields in metadata
+// (docs/importing.md, "EDF and BDF"). FormatError naming the file and the header field (or data
+// record) for a malformed file or an EDF+D/BDF+D (discontinuous) one; FileError for a file that
+// cannot be read. The values are read when the writer (or LoadValues) asks for them; a file that
+// changed size since then raises FormatError at that point.
+std::shared_ptr<model::Record> ReadEdf(const std::filesystem::path& path,
+                                       const EdfImportOptions& options = {});
+
+// ---- Releases from files ----
+
+enum class ImportFormat { kEdf };
+const std::string& ToString(ImportFormat format);
+// "edf" → kEdf; nullopt otherwise.
+std::optional<ImportFormat> ParseImportFormat(std::string_view name);
+
+struct ImportProgress {
+  // Files whose headers were read, of `files_total` (then the write reports through
+  // ImportOptions::write.progress).
+  int64_t files_read = 0;
+  int64_t files_total = 0;
+  std::filesystem::path file;  // the file just read
+};
+
+struct ImportOptions {
+  EdfImportOptions edf;
+  WriteOptions write;
+  std::function<void(const ImportProgress&)> progress;
+};
+
+// Reads every input (one record per file, in the given order) and writes them as one release
+// `<root>/<card.dataset_id>/<card.dataset_version>`. The records of all files share one spec per
+// spec_type: a label whose unit or dtype differs from an earlier channel of the same spec_type is
+// a ValidationError naming both files and channels (map one label to another spec_type with
+// EdfImportOptions::spec_types). Nothing is published when any file fails.
+WriteResult ImportFiles(ImportFormat format, const std::vector<std::filesystem::path>& inputs,
+                        manifest::Card card, const std::filesystem::path& root,
+                        const ImportOptions& options = {});
+
+}  // namespace timef

@@ -1,0 +1,57 @@
+"""Importers (docs/importing.md): recordings in other formats read as timef Records, and releases
+written from input files, by timef's own C++ readers.
+
+``read_edf(path)`` returns one Record (EDF, EDF+C, BDF or BDF+C) to add to a ``timef.Dataset``
+next to what you build; its values are read from the file when the writer (or ``to_numpy()``)
+needs them. ``timef.import_files("edf", paths, root=..., dataset=..., version=..., card=...)``
+writes one release with one record per file.
+"""
+
+import os
+import warnings
+
+from . import _timef
+
+# (label prefix, spec_type, spec name) rows, in match order; a label matching none is "signal".
+MODALITY_TABLE = tuple(tuple(row) for row in _timef._MODALITY_TABLE)
+
+
+class ImportedDataWarning(UserWarning):
+    """Something of an input was stored differently than written (a physical dimension that is not
+    a known unit is stored as unknown); the message names the file and the field."""
+
+
+def _warn(messages):
+    for message in messages:
+        warnings.warn(message, ImportedDataWarning, stacklevel=3)
+
+
+def read_edf(path, *, keep_digital=False, spec_types=None, checksum=True):
+    """Reads an EDF/EDF+C/BDF/BDF+C file as a Record: one root source named after the file, one
+    signal per ordinary channel (float32 physical values, or with ``keep_digital`` the digital
+    integers with ``gain`` and ``offset`` in the signal's metadata), the annotation channels' TAL
+    entries as annotations (key ``label`` with a duration, ``label_point`` without), the header's
+    fields in metadata. ``spec_types``: {label: spec_type}, wins over MODALITY_TABLE.
+    ``checksum``: hash the file into the record's metadata (``source_sha256``). Raises FormatError
+    naming the file and the header field for a malformed or EDF+D file."""
+    record, messages = _timef._read_edf(os.fspath(path), bool(keep_digital),
+                                        dict(spec_types or {}), bool(checksum))
+    _warn(messages)
+    return record
+
+
+def import_files(format, paths, *, root, dataset, version, card, keep_digital=False,
+                 spec_types=None, checksum=True, progress=None, **options):
+    """Writes one release ``<root>/<dataset>/<version>`` from ``paths``, one record per file in
+    order (``format``: "edf"), and returns its directory. ``card``: the card's fields as for
+    ``timef.write`` (name, description, license, ...). ``keep_digital``, ``spec_types`` and
+    ``checksum`` as for ``read_edf``; ``options`` and ``progress`` as for ``timef.write``. Nothing
+    is published when any file fails."""
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        paths = [paths]
+    release_dir, messages = _timef._import_files(
+        str(format), [os.fspath(p) for p in paths], dict(card), os.fspath(root), str(dataset),
+        str(version), bool(keep_digital), dict(spec_types or {}), bool(checksum), options,
+        progress)
+    _warn(messages)
+    return release_dir

@@ -1,0 +1,44 @@
+// ImportFiles: every input read as one record of one dataset, written as one release.
+#include <utility>
+
+#include "core/enum_table.h"
+#include "importers/edf_reader.h"
+#include "timef/error.h"
+
+TIMEF_ENUM_TABLE(timef::ImportFormat, {timef::ImportFormat::kEdf, "edf"})
+
+namespace timef {
+
+const std::string& ToString(ImportFormat format) { return core::EnumNameString(format); }
+
+std::optional<ImportFormat> ParseImportFormat(std::string_view name) {
+  return core::EnumFromName<ImportFormat>(name);
+}
+
+WriteResult ImportFiles(ImportFormat format, const std::vector<std::filesystem::path>& inputs,
+                        manifest::Card card, const std::filesystem::path& root,
+                        const ImportOptions& options) {
+  if (inputs.empty()) {
+    throw ValidationError(ErrorSite{.object = "import", .where = "inputs"}, "no input files given");
+  }
+  if (card.dataset_id.empty() || card.dataset_version.empty()) {
+    throw ValidationError(ErrorSite{.object = "card", .where = "dataset_id"},
+                          "an import needs the card's dataset_id and dataset_version");
+  }
+  model::Dataset dataset(card.dataset_id, card.dataset_version);
+  importers::SpecTable specs;
+  ImportProgress progress{.files_read = 0, .files_total = static_cast<int64_t>(inputs.size())};
+  for (const std::filesystem::path& input : inputs) {
+    switch (format) {
+      case ImportFormat::kEdf:
+        dataset.AddRecord(importers::ReadEdfFile(input, options.edf, specs));
+        break;
+    }
+    ++progress.files_read;
+    progress.file = input;
+    if (options.progress) options.progress(progress);
+  }
+  return WriteRelease(dataset, std::move(card), root, options.write);
+}
+
+}  // namespace timef

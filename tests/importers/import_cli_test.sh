@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Usage: import_cli_test.sh TIMEF_BINARY FIXTURE_BINARY SCRATCH_DIR
+# `timef import edf` (docs/cli.md, docs/importing.md): two EDFlib files become one release of two
+# records whose path is the last stdout line and which `timef verify` accepts; the values of one
+# channel equal EDFlib's digital samples through the documented formula; bad input exits 1 with
+# one `timef: error:` line naming the file and field, commits nothing and leaves no staging.
+set -u
+timef=$1
+fixture=$2
+scratch=$3
+rm -rf "$scratch" && mkdir -p "$scratch"
+# shellcheck source=../support/cli_checks.sh
+source "$(dirname "$0")/../support/cli_checks.sh"
+
+in=$scratch/in
+"$fixture" "$in" || fail "fixture: could not write $in"
+root=$scratch/root
+release=$root/test/night/1.0.0
+
+run import 0 import edf "$in/night.edf" "$in/day.bdf" --root "$root" --dataset test/night \
+  --version 1.0.0 --license CC0-1.0 --threads 2
+[ "$(tail -n 1 "$scratch/import.out")" = "$release" ] || fail "import: last stdout line is not $release"
+expect_in import "$scratch/import.err" "imported test/night@1.0.0: 2 records, 6 signals, 6 annotation occurrences"
+run verify 0 verify "$release"
+run records 0 records "$release" --format json
+expect_lines records "$scratch/records.out" 2
+expect_in records "$scratch/records.out" '"start":"2021-03-14T15:09:26.123400Z"'
+run signals 0 signals "$release" --format json
+expect_in signals "$scratch/signals.out" '"name":"EEG Fpz-Cz","spec_type":"eeg"'
+expect_in signals "$scratch/signals.out" '"name":"Resp oro-nasal","spec_type":"respiration"'
+
+# Channel 0 of night.edf, value by value, against EDFlib (float32 printed with 9 digits).
+run cat 0 cat "$release" --signal 1 --format json
+python3 - "$scratch/cat.out" "$in/night.ch0.txt" <<'PY' || fail "cat: values differ from EDFlib's"
+import json, struct, sys
+def f32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+got = [f32(json.loads(line)["value"]) for line in open(sys.argv[1])]
+want = [f32(float(line)) for line in open(sys.argv[2])]
+if got != want:
+    sys.exit(f"{len(got)} values, {len(want)} expected; first difference at "
+             f"{next(i for i, (a, b) in enumerate(zip(got, want)) if a != b) if len(got) == len(want) else '-'}")
+PY
+
+# The same inputs under a card file, keeping the digital integers.
+cat >"$scratch/card.json" <<'JSON'
+{"name": "Night", "description": "EDFlib test files", "license": "CC0-1.0", "tags": ["sleep"]}
+JSON
+run import_card 0 import edf "$in/night.edf" --root "$root" --dataset test/night --version 1.1.0 \
+  --card "$scratch/card.json" --keep-digital --spec-type "Temp rectal=temp"
+run info_card 0 info "$root/test/night/1.1.0"
+expect_in info_card "$scratch/info_card.out" "Night"
+run signals_card 0 signals "$root/test/night/1.1.0" --format json
+expect_in signals_card "$scratch/signals_card.out" '"spec_type":"eeg","dtype":"int16"'
+expect_in signals_card "$scratch/signals_card.out" '"name":"Temp rectal","spec_type":"temp"'
+
+# Bad input: one error line naming the file and field, nothing committed, no staging left.
+run bad 1 import edf "$in/night.edf" "$in/bad.edf" --root "$root" --dataset test/bad --version 1.0.0 \
+  --license CC0-1.0
+expect_error_lines bad
+expect_lines bad "$scratch/bad.err" 1
+expect_in bad "$scratch/bad.err" "$in/bad.edf: digital minimum[1]: "
+[ -e "$root/test/bad" ] && fail "bad: something was written under $root/test/bad"
+run missing 1 import edf "$in/none.edf" --root "$root" --dataset test/bad --version 1.0.0 \
+  --license CC0-1.0
+expect_in missing "$scratch/missing.err" "$in/none.edf"
+run no_license 1 import edf "$in/night.edf" --root "$root" --dataset test/bad --version 1.0.0
+expect_in no_license "$scratch/no_license.err" "--license"
+run bad_card 1 import edf "$in/night.edf" --root "$root" --dataset test/bad --version 1.0.0 \
+  --card "$in/night.ch0.txt"
+expect_in bad_card "$scratch/bad_card.err" "night.ch0.txt: not JSON"
+run again 1 import edf "$in/night.edf" --root "$root" --dataset test/night --version 1.0.0 \
+  --license CC0-1.0
+expect_error_lines again
+run bad_format 2 import wfdb "$in/night.edf" --root "$root" --dataset test/bad --version 1.0.0
+[ -e "$root/test/bad" ] && fail "something was written under $root/test/bad"
+find "$root" -name '*.tmp-*' | grep -q . && fail "a staging directory (*.tmp-*) was left behind"
+
+finish "importers_cli"
