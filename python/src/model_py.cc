@@ -2,6 +2,8 @@
 // Dataset. Objects are shared with C++ (std::shared_ptr holders), so an object reached twice is one
 // Python object while it is alive, and what Python builds is what the writer writes. Specs and axes
 // are immutable. Metadata is returned as a new dict: assign `obj.metadata = {...}` to change it.
+#include <algorithm>
+
 #include "py_common.h"
 
 namespace timef::python {
@@ -397,9 +399,12 @@ void BindTree(py::module_& m) {
                   s->SetPieceLoader([fn, spec_held, what](const model::PieceSink& emit) {
                     py::gil_scoped_acquire gil;
                     py::iterator pieces = py::iter((*fn)());
+                    const std::int64_t width = std::max<std::int64_t>(1, spec_held->StepWidth());
+                    std::int64_t steps = 0;
                     for (py::handle piece : pieces) {
                       model::ValueArray array =
-                          NumpyToValues(piece, *spec_held, what + " piece loader");
+                          NumpyToValues(piece, *spec_held, what + " piece loader", steps);
+                      steps += array.size() / width;
                       py::gil_scoped_release release;  // the writer works without the GIL
                       emit(std::move(array));
                     }

@@ -34,9 +34,11 @@ py::object ValuesToNumpy(std::shared_ptr<const model::ValueArray> values, const 
 py::object OwnedValuesToNumpy(model::ValueArray values, const model::Spec& spec);
 
 // Python values (numpy array, masked array, sequence) → a ValueArray of the spec's dtype. Copies.
-// ValidationError naming `what` when the values do not fit the dtype.
-model::ValueArray NumpyToValues(py::handle object, const model::Spec& spec,
-                                const std::string& what);
+// ValidationError naming `what` when the values do not fit the dtype: a shape other than
+// [steps, *value_shape], or a conversion that would change a value (model::ConvertValues, the one
+// checked conversion; `first_step` numbers the steps of a piece in messages).
+model::ValueArray NumpyToValues(py::handle object, const model::Spec& spec, const std::string& what,
+                                std::int64_t first_step = 0);
 
 // The Python object of a task: the instance of the task class registered for its type (a Python
 // subclass of the bound Task, see RegisterTaskClasses), so get(AnswerTask, 7) is an AnswerTask.
