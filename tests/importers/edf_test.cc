@@ -225,6 +225,37 @@ TEST_F(EdfImportTest, ImportFilesWritesOneRecordPerFileReadableByTheReader) {
   }
 }
 
+TEST_F(EdfImportTest, ValuesStreamInPiecesOfBoundedSize) {
+  FileSpec spec;
+  spec.channels = {{"ECG II", 20000, -5.0, 5.0, -32768, 32767, "mV"},
+                   {"Resp chest", 10, -1.0, 1.0, -1000, 1000, "mV"}};
+  spec.records = 100;  // 2,000,000 ECG samples, 4 MB
+  const fs::path file = scratch_.path() / "long.edf";
+  WriteWithEdflib(file, spec);
+  const EdflibRead oracle = ReadWithEdflib(file);
+  auto record = ReadEdf(file);
+  for (size_t i = 0; i < 2; ++i) {
+    const model::Signal& signal = *record->Signals()[i];
+    std::vector<int64_t> sizes;
+    int64_t at = 0;
+    signal.VisitValues([&](model::ValueArray piece) {
+      sizes.push_back(piece.size());
+      const auto values = piece.values<float>();
+      for (int64_t k = 0; k < piece.size(); ++k, ++at) {
+        ASSERT_EQ(values[k], PhysicalOf(oracle.digital[i][at], oracle.hdr.signalparam[i]));
+      }
+    });
+    EXPECT_EQ(at, signal.n_values());
+    // Blocks of about 1 MiB of the file: at most 512 Ki 16-bit samples per piece.
+    for (int64_t size : sizes) {
+      EXPECT_LE(size, int64_t{1} << 19);
+    }
+    if (i == 0) {
+      EXPECT_GE(sizes.size(), 4u);
+    }
+  }
+}
+
 TEST_F(EdfImportTest, UnknownUnitIsStoredAsUnknownWithAWarning) {
   FileSpec spec = EdfPlusSpec();
   spec.channels[3].unit = "furlongs";
