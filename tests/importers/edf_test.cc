@@ -82,11 +82,11 @@ void ExpectMatchesEdflib(const model::Record& record, const EdflibRead& oracle, 
     EXPECT_EQ(got.content()->value().text().Read(), std::string(want.annotation));
     const int64_t onset_us = want.onset / 10;
     if (want.duration_l >= 0) {
-      EXPECT_EQ(got.key(), "label");
+      EXPECT_EQ(got.key(), "label_interval");
       EXPECT_EQ(got.span(), model::AnnotationSpan(
                                 model::TimeInterval{onset_us, onset_us + want.duration_l / 10}));
     } else {
-      EXPECT_EQ(got.key(), "label_point");
+      EXPECT_EQ(got.key(), "label");
       EXPECT_EQ(got.span(), model::AnnotationSpan(model::TimePoint{onset_us}));
     }
   }
@@ -133,7 +133,7 @@ TEST_F(EdfImportTest, EdfPlusValuesAnnotationsAndStartMatchEdflib) {
 TEST_F(EdfImportTest, KeepDigitalStoresEdflibsIntegersWithGainAndOffset) {
   const fs::path file = scratch_.path() / "digital.edf";
   WriteWithEdflib(file, EdfPlusSpec());
-  EdfImportOptions options;
+  ReadOptions options;
   options.keep_digital = true;
   auto record = ReadEdf(file, options);
   ExpectMatchesEdflib(*record, ReadWithEdflib(file), /*digital=*/true);
@@ -178,7 +178,7 @@ TEST_F(EdfImportTest, PlainEdfAndBdfFamilies) {
     const EdflibRead oracle = ReadWithEdflib(file);
     ASSERT_EQ(oracle.hdr.filetype, c.filetype);
     for (bool digital : {false, true}) {
-      EdfImportOptions options;
+      ReadOptions options;
       options.keep_digital = digital;
       auto record = ReadEdf(file, options);
       ExpectMatchesEdflib(*record, oracle, digital);
@@ -262,7 +262,7 @@ TEST_F(EdfImportTest, UnknownUnitIsStoredAsUnknownWithAWarning) {
   const fs::path file = scratch_.path() / "unit.edf";
   WriteWithEdflib(file, spec);
   std::vector<std::string> warnings;
-  EdfImportOptions options;
+  ReadOptions options;
   options.warn = [&](const std::string& w) { warnings.push_back(w); };
   auto record = ReadEdf(file, options);
   ASSERT_EQ(warnings.size(), 1u);
@@ -298,7 +298,7 @@ TEST_F(EdfImportTest, ConflictingSpecsNameBothFilesAndTheOverrideResolvesThem) {
   }
   EXPECT_FALSE(fs::exists(root / "test" / "conflict" / "1.0.0"));
   ImportOptions options;
-  options.edf.spec_types["EEG Fpz-Cz"] = "eeg_fpz";
+  options.read.spec_types["EEG Fpz-Cz"] = "eeg_fpz";
   ImportFiles(ImportFormat::kEdf, {fa}, card, root, options);
   EXPECT_TRUE(fs::exists(root / "test" / "conflict" / "1.0.0" / "manifest.json"));
 }
