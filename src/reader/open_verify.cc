@@ -32,7 +32,7 @@ std::int64_t SizeOrThrow(const fs::path& file) {
   std::error_code ec;
   const auto size = fs::file_size(file, ec);
   if (ec == std::errc::no_such_file_or_directory) {
-    throw FileError({.file = file}, "listed in manifest.json but missing", ec);
+    throw MissingFileError({.file = file}, "listed in manifest.json but missing");
   }
   if (ec) throw FileError({.file = file}, "cannot read its size: " + ec.message(), ec);
   return static_cast<std::int64_t>(size);

@@ -1,5 +1,6 @@
 """The error classes (docs/format.md errors) and the ID rules, each raised by a real failure."""
 
+import errno
 import json
 import os
 import shutil
@@ -14,6 +15,8 @@ def test_hierarchy():
     assert issubclass(timef.NotFoundError, LookupError)
     assert issubclass(timef.FormatError, timef.Error)
     assert issubclass(timef.FileError, timef.FormatError)
+    assert issubclass(timef.MissingFileError, timef.FileError)
+    assert issubclass(timef.MissingFileError, FileNotFoundError)
     assert issubclass(timef.ManifestError, timef.FormatError)
     assert issubclass(timef.ReaderError, timef.Error)
     assert not issubclass(timef.FormatError, timef.ValidationError)
@@ -23,6 +26,36 @@ def test_file_error_names_the_file(tmp_path):
     with pytest.raises(timef.FileError) as e:
         timef.TimeFReader.open(tmp_path)
     assert e.value.path.endswith("manifest.json") and "manifest.json" in str(e.value)
+
+
+def test_a_missing_manifest_is_a_file_not_found_error(tmp_path):
+    # The seed's promise: "a missing one raises FileNotFoundError", with timef's location.
+    with pytest.raises(FileNotFoundError) as e:
+        timef.TimeFReader.open(tmp_path / "nowhere")
+    assert isinstance(e.value, timef.MissingFileError) and isinstance(e.value, timef.FileError)
+    assert e.value.errno == errno.ENOENT
+    assert e.value.path == str(tmp_path / "nowhere" / "manifest.json")
+    assert str(e.value) == f"{tmp_path / 'nowhere' / 'manifest.json'}: no such file"
+
+
+def test_a_missing_listed_file_is_a_file_not_found_error(tmp_path, hello):
+    copy = tmp_path / "r"
+    shutil.copytree(hello, copy)
+    shard = next(p for p in (copy / "time_series").rglob("*.parquet"))
+    shard.unlink()
+    with pytest.raises(FileNotFoundError) as e:
+        timef.TimeFReader.open(copy)
+    assert isinstance(e.value, timef.MissingFileError) and e.value.path == str(shard)
+
+
+def test_other_file_errors_are_not_file_not_found(tmp_path, hello):
+    copy = tmp_path / "r"
+    shutil.copytree(hello, copy)
+    shard = next(p for p in (copy / "time_series").rglob("*.parquet"))
+    shard.write_bytes(shard.read_bytes() + b"x")  # a size mismatch, not a missing file
+    with pytest.raises(timef.FileError) as e:
+        timef.TimeFReader.open(copy)
+    assert not isinstance(e.value, FileNotFoundError)
 
 
 def test_manifest_error(tmp_path, hello):

@@ -283,13 +283,24 @@ TEST(ReaderIntegrityTest, MissingOrResizedFileFailsOpenNamingIt) {
   try {
     Reader::Open(dir);
     FAIL();
-  } catch (const FileError& e) {
+  } catch (const MissingFileError& e) {
     EXPECT_EQ(*e.path(), shard);
     EXPECT_EQ(e.code(), std::make_error_code(std::errc::no_such_file_or_directory));
   }
   fs::rename(dir / "moved", shard);
   std::ofstream(shard, std::ios::app) << "x";
   EXPECT_THROW(Reader::Open(dir), FileError);
+}
+
+TEST(ReaderIntegrityTest, MissingManifestIsAMissingFileError) {
+  TempDir dir;
+  try {
+    Reader::Open(dir.path() / "nowhere");
+    FAIL();
+  } catch (const MissingFileError& e) {
+    EXPECT_EQ(*e.path(), dir.path() / "nowhere" / "manifest.json");
+    EXPECT_EQ(e.problem(), "no such file");
+  }
 }
 
 TEST(ReaderIntegrityTest, ManifestPathWithDotDotIsRefused) {
