@@ -3,6 +3,7 @@
 import errno
 import json
 import os
+import pathlib
 import shutil
 
 import pytest
@@ -167,3 +168,31 @@ def test_reader_error_when_close_cuts_a_read_short(hello):
     assert all(o == "ok" or isinstance(o, timef.ReaderError) for o in outcomes)
     assert "closed during the read" in str(errors[0]) and "control.duckdb" in str(errors[0])
     assert len(reader.record_ids()) == 4  # the reader reopens afterwards
+
+
+@pytest.mark.parametrize("below, kind, listed, first", [
+    ("timef/hello-world", "a dataset directory; its versions: ", "1.0.0, 1.1.0", "hello-world"),
+    ("timef", "an organization directory; its datasets: ",
+     "hello-child (1.0.0), hello-world (1.0.0, 1.1.0), hello-zarr (1.0.0)", "hello-child"),
+    ("", "a registry root; its datasets: ",
+     "timef/hello-child (1.0.0), timef/hello-world (1.0.0, 1.1.0), timef/hello-zarr (1.0.0)",
+     "hello-child"),
+])
+def test_open_on_a_directory_above_releases_names_them(registry, below, kind, listed, first):
+    # As the CLI does (one implementation, in the library): say what to pass instead. The demo
+    # registry holds timef/hello-world@1.0.0 and @1.1.0, timef/hello-child and timef/hello-zarr.
+    path = registry / below if below else registry
+    example = registry / "timef" / first / "1.0.0"
+    for opener in (timef.open, timef.TimeFReader.open):
+        with pytest.raises(FileNotFoundError) as e:
+            opener(path)
+        assert isinstance(e.value, timef.MissingFileError)
+        assert str(e.value) == (f"{path}: not a release directory (no manifest.json) but {kind}"
+                                f"{listed} (pass a version directory, e.g. {example})")
+
+
+@pytest.mark.parametrize("argument", ["some/release", pathlib.Path("some/release"), 3])
+def test_the_reader_constructor_takes_no_path(argument):
+    with pytest.raises(timef.ValidationError) as e:
+        timef.TimeFReader(argument)
+    assert "use TimeFReader.open(path)" in str(e.value)
