@@ -73,6 +73,14 @@ void BindTables(py::module_& m);
 void BindWriter(py::module_& m);
 void BindRegistry(py::module_& m);
 
+// An integer argument (a Python int or a numpy integer; not a bool, a float or a str) as int64, or
+// ValidationError "<site>: expected <expected>, not <type> <repr>" (also for one outside int64),
+// e.g. "TimePoint: offset_us: expected an int (µs from the record's zero), not float 358333.33".
+std::int64_t PyToInt64(py::handle object, const ErrorSite& site, std::string_view expected);
+// The same with None as nullopt.
+std::optional<std::int64_t> PyToOptionalInt64(py::handle object, const ErrorSite& site,
+                                              std::string_view expected);
+
 // The `parent=` of a lookup by parent ID (registry_py.cc).
 ParentRef PyToParent(py::handle parent);
 

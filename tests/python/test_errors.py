@@ -6,6 +6,7 @@ import os
 import pathlib
 import shutil
 
+import numpy as np
 import pytest
 import timef
 
@@ -196,3 +197,42 @@ def test_the_reader_constructor_takes_no_path(argument):
     with pytest.raises(timef.ValidationError) as e:
         timef.TimeFReader(argument)
     assert "use TimeFReader.open(path)" in str(e.value)
+
+
+@pytest.mark.parametrize("make, where, expected", [
+    (lambda: timef.TimePoint(358333.33), "TimePoint: offset_us", "an int (µs"),
+    (lambda: timef.TimePoint("400000"), "TimePoint: offset_us", "an int (µs"),
+    (lambda: timef.TimePoint(True), "TimePoint: offset_us", "an int (µs"),
+    (lambda: timef.TimePoint(1 << 70), "TimePoint: offset_us", "within int64"),
+    (lambda: timef.TimeInterval(0, 2.5e6), "TimeInterval: end_us", "an int (µs"),
+    (lambda: timef.StepPoint(1.0), "StepPoint: step", "an int (a step index)"),
+    (lambda: timef.StepInterval(None, 3), "StepInterval: start", "an int (a step index)"),
+    (lambda: timef.Record(start_time_us=1.7e15), "Record: start_time_us", "an int (Unix µs)"),
+    (lambda: timef.Record(time_span=(0, 10)), "Record: time_span", "a timef.TimeInterval"),
+    (lambda: timef.TimeAxis.from_rate(250.5), "TimeAxis.from_rate: rate_hz", "rate_denominator"),
+    (lambda: timef.TimeAxis.regular(4000.0), "TimeAxis.regular: period_us", "an int (µs"),
+    (lambda: timef.TimeAxis.irregular([0.0, 1.5]), "TimeAxis.irregular: offsets_us", "ints"),
+    (lambda: timef.Signal("s", timef.Spec("x"), timef.TimeAxis.ordinal(), None, n_values=2.0),
+     "signal 's': n_values", "an int"),
+])
+def test_wrong_argument_types_name_the_expected_type(make, where, expected):
+    # Not pybind's "incompatible constructor arguments": the message says what to pass.
+    with pytest.raises(timef.ValidationError) as e:
+        make()
+    message = str(e.value)
+    assert message.startswith(where + ": expected ") and expected in message, message
+    assert "incompatible" not in message
+
+
+def test_float_offsets_are_refused_not_truncated():
+    assert timef.TimeAxis.irregular([0, 1, 5]).last_us == 5
+    assert timef.TimeAxis.irregular(np.array([0, 7], dtype=np.uint64)).last_us == 7
+    with pytest.raises(timef.ValidationError):
+        timef.TimeAxis.irregular(np.array([0.0, 1.5]))  # today: silently offsets [0, 1]
+
+
+def test_numpy_integers_are_accepted_as_times():
+    assert timef.TimePoint(np.int64(5)).offset_us == 5
+    assert timef.TimeInterval(np.int32(1), 9) == timef.TimeInterval(1, 9)
+    assert timef.Record(start_time_us=np.int64(7)).start_time_us == 7
+    assert timef.TimeAxis.from_rate(np.int16(250)).period_numerator_us == 4000
