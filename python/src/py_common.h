@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/enum_table.h"
 #include "timef/error.h"
 #include "timef/model.h"
 #include "timef/reader.h"
@@ -84,11 +85,13 @@ std::optional<std::int64_t> PyToOptionalInt64(py::handle object, const ErrorSite
 // The `parent=` of a lookup by parent ID (registry_py.cc).
 ParentRef PyToParent(py::handle parent);
 
-// A parsed vocabulary name, or ValidationError("<what>: unknown value 'x'").
+// A parsed vocabulary name, or ValidationError("<what>: unknown value 'x' (expected one of a, b)").
 template <class E>
 E RequireName(std::optional<E> parsed, const std::string& what, std::string_view text) {
-  if (!parsed)
-    throw ValidationError(ErrorSite{.object = what}, "unknown value '" + std::string(text) + "'");
+  if (!parsed) {
+    throw ValidationError(ErrorSite{.object = what},
+                          "unknown value '" + std::string(text) + "'" + core::ExpectedNames<E>());
+  }
   return *parsed;
 }
 

@@ -236,3 +236,32 @@ def test_numpy_integers_are_accepted_as_times():
     assert timef.TimeInterval(np.int32(1), 9) == timef.TimeInterval(1, 9)
     assert timef.Record(start_time_us=np.int64(7)).start_time_us == 7
     assert timef.TimeAxis.from_rate(np.int16(250)).period_numerator_us == 4000
+
+
+SPLITS = "train, validation, test"
+LICENSES_START = "MIT, Apache-2.0, BSD-2-Clause"
+
+
+@pytest.mark.parametrize("make, allowed", [
+    (lambda r: r.read_tasks(split="holdout"), SPLITS),
+    (lambda r: timef.ClassificationTask(inputs=[], targets=[], split="holdout"), SPLITS),
+    (lambda r: r.read_tasks(task_type="regression"), "classification, answer, scalar_prediction"),
+    (lambda r: timef.Spec("x", modality="video"), "text, time_series, image, audio"),
+    (lambda r: timef.Spec("x", dtype="float16"), "bool, int8, int16"),
+])
+def test_unknown_enum_values_list_the_allowed_ones(reader, make, allowed):
+    with pytest.raises(timef.ValidationError) as e:
+        make(reader)
+    assert "unknown value" in str(e.value) and f"(expected one of {allowed}" in str(e.value)
+
+
+@pytest.mark.parametrize("card, allowed", [
+    ({"license": "GPL"}, LICENSES_START),
+    ({"domains": ["astrology"]}, "cardiology"),
+])
+def test_unknown_card_values_list_the_allowed_ones(tmp_path, card, allowed):
+    ds = timef.Dataset("tests/enums", "1.0.0")
+    full = {"name": "n", "description": "d", "license": "CC0-1.0", **card}
+    with pytest.raises(timef.ValidationError) as e:
+        timef.write(ds, tmp_path, card=full)
+    assert "(expected one of " in str(e.value) and allowed in str(e.value), str(e.value)
