@@ -5,7 +5,7 @@ function(timef_module name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS" ${ARGN})
   add_library(timef_${name} OBJECT ${ARG_SOURCES})
   target_include_directories(timef_${name}
-    PUBLIC "${CMAKE_SOURCE_DIR}/include" "${CMAKE_BINARY_DIR}/generated"
+    PUBLIC "${CMAKE_SOURCE_DIR}/include" "${TIMEF_GENERATED_INCLUDEDIR}"
     PRIVATE "${CMAKE_SOURCE_DIR}/src")
   target_link_libraries(timef_${name} PUBLIC ${TIMEF_DEP_TARGETS})
   set_property(TARGET timef_${name} PROPERTY TIMEF_DEPENDS ${ARG_DEPENDS})

@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
     card.license = manifest::License::kCc0_1_0;
     ImportOptions options;
     options.write.compression_level = 3;
-    options.edf.warn = [](const std::string& warning) {
+    options.read.warn = [](const std::string& warning) {
       std::cerr << "warning: " << warning << "\n";
     };
     const WriteResult result = ImportFiles(ImportFormat::kEdf, files, card, argv[1], options);

@@ -62,6 +62,17 @@ class FileError : public FormatError {
   std::error_code code_;
 };
 
+// A file that does not exist (manifest.json included); code() is always
+// std::errc::no_such_file_or_directory. The Python module raises it as timef.MissingFileError,
+// which is also a FileNotFoundError.
+class MissingFileError : public FileError {
+ public:
+  MissingFileError(ErrorSite site, std::string_view problem);
+};
+
+// Throws MissingFileError when `code` is std::errc::no_such_file_or_directory, else FileError.
+[[noreturn]] void ThrowFileError(ErrorSite site, std::string_view problem, std::error_code code);
+
 class ManifestError : public FormatError {
  public:
   using FormatError::FormatError;

@@ -40,9 +40,9 @@ std::span<const ModalityEntry> ModalityTable();
 // The row a (trimmed) label matches, or the generic {"", "signal", "Signal"}.
 ModalityEntry ModalityOfLabel(std::string_view label);
 
-// ---- EDF, EDF+C, BDF, BDF+C ----
+// ---- What every reader takes ----
 
-struct EdfImportOptions {
+struct ReadOptions {
   // Store each channel's digital integers (int16 for EDF, int32 for BDF) instead of physical
   // float32 values; the signal's metadata then holds `gain` and `offset` (physical ≈ digital ×
   // gain + offset, the exact formula in docs/importing.md) and the spec's unit is unknown.
@@ -64,7 +64,7 @@ struct EdfImportOptions {
 // cannot be read. The values are read when the writer (or LoadValues) asks for them; a file that
 // changed size since then raises FormatError at that point.
 std::shared_ptr<model::Record> ReadEdf(const std::filesystem::path& path,
-                                       const EdfImportOptions& options = {});
+                                       const ReadOptions& options = {});
 
 // ---- Releases from files ----
 
@@ -82,7 +82,7 @@ struct ImportProgress {
 };
 
 struct ImportOptions {
-  EdfImportOptions edf;
+  ReadOptions read;
   WriteOptions write;
   std::function<void(const ImportProgress&)> progress;
 };
@@ -91,7 +91,7 @@ struct ImportOptions {
 // `<root>/<card.dataset_id>/<card.dataset_version>`. The records of all files share one spec per
 // spec_type: a label whose unit or dtype differs from an earlier channel of the same spec_type is
 // a ValidationError naming both files and channels (map one label to another spec_type with
-// EdfImportOptions::spec_types). Nothing is published when any file fails.
+// ReadOptions::spec_types). Nothing is published when any file fails.
 WriteResult ImportFiles(ImportFormat format, const std::vector<std::filesystem::path>& inputs,
                         manifest::Card card, const std::filesystem::path& root,
                         const ImportOptions& options = {});

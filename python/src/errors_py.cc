@@ -1,7 +1,10 @@
 // The error classes of docs/format.md (errors) as Python exceptions, and the translation of the
 // C++ exceptions into them. NotFoundError is also a LookupError so that `except LookupError`
-// works as it does for dict and list lookups.
+// works as it does for dict and list lookups; MissingFileError is also a FileNotFoundError (errno
+// ENOENT) so that `except FileNotFoundError` works as it does for open().
 #include <Python.h>
+
+#include <cerrno>
 
 #include "py_common.h"
 
@@ -25,6 +28,8 @@ void Raise(const char* name, const Error& e) {
   exc.attr("path") = e.path() ? py::object(py::str(e.path()->string())) : py::none();
   exc.attr("where") = py::str(e.where());
   exc.attr("problem") = py::str(e.problem());
+  // OSError's str() stays the message: filename and strerror are left unset.
+  if (py::isinstance(exc, py::handle(PyExc_OSError))) exc.attr("errno") = py::int_(ENOENT);
   PyErr_SetObject(cls.ptr(), exc.ptr());
 }
 
@@ -39,8 +44,11 @@ void BindErrors(py::module_& m) {
            "An ID, alias or object the dataset does not have.");
   py::object format =
       NewClass(m, "FormatError", error, "A stored artifact that is corrupt or unsupported.");
-  NewClass(m, "FileError", format,
-           "A file that is missing, unreadable, or differs from its manifest record.");
+  py::object file = NewClass(m, "FileError", format,
+                             "A file that is missing, unreadable, or differs from its manifest "
+                             "record.");
+  NewClass(m, "MissingFileError", py::make_tuple(file, py::handle(PyExc_FileNotFoundError)),
+           "A file that does not exist, manifest.json included (also a FileNotFoundError).");
   NewClass(m, "ManifestError", format, "A manifest.json that is invalid or unsupported.");
   NewClass(m, "ReaderError", error, "A read cut short by close() or by a fork in another thread.");
   py::register_exception_translator([](std::exception_ptr p) {
@@ -50,6 +58,8 @@ void BindErrors(py::module_& m) {
       Raise("NotFoundError", e);
     } catch (const ValidationError& e) {
       Raise("ValidationError", e);
+    } catch (const MissingFileError& e) {
+      Raise("MissingFileError", e);
     } catch (const FileError& e) {
       Raise("FileError", e);
     } catch (const ManifestError& e) {

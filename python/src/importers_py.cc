@@ -7,9 +7,9 @@
 namespace timef::python {
 namespace {
 
-EdfImportOptions EdfOptions(bool keep_digital, const std::map<std::string, std::string>& spec_types,
+ReadOptions MakeReadOptions(bool keep_digital, const std::map<std::string, std::string>& spec_types,
                             bool checksum, std::vector<std::string>* warnings) {
-  EdfImportOptions options;
+  ReadOptions options;
   options.keep_digital = keep_digital;
   options.spec_types = spec_types;
   options.checksum = checksum;
@@ -28,7 +28,7 @@ void BindImporters(py::module_& m) {
         std::shared_ptr<model::Record> record;
         {
           py::gil_scoped_release release;
-          record = ReadEdf(path, EdfOptions(keep_digital, spec_types, checksum, &warnings));
+          record = ReadEdf(path, MakeReadOptions(keep_digital, spec_types, checksum, &warnings));
         }
         return py::make_tuple(record, warnings);
       },
@@ -47,7 +47,7 @@ void BindImporters(py::module_& m) {
         card.dataset_version = version;
         std::vector<std::string> warnings;
         ImportOptions options;
-        options.edf = EdfOptions(keep_digital, spec_types, checksum, &warnings);
+        options.read = MakeReadOptions(keep_digital, spec_types, checksum, &warnings);
         options.write = WriteOptionsFromDict(write_options, progress);
         std::vector<std::filesystem::path> inputs(paths.begin(), paths.end());
         WriteResult result;

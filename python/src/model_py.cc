@@ -2,6 +2,8 @@
 // Dataset. Objects are shared with C++ (std::shared_ptr holders), so an object reached twice is one
 // Python object while it is alive, and what Python builds is what the writer writes. Specs and axes
 // are immutable. Metadata is returned as a new dict: assign `obj.metadata = {...}` to change it.
+#include <algorithm>
+
 #include "py_common.h"
 
 namespace timef::python {
@@ -20,11 +22,50 @@ std::shared_ptr<model::TimeAxis> Mutable(const std::shared_ptr<const model::Time
   return std::const_pointer_cast<model::TimeAxis>(a);
 }
 
+// What an integer argument means, for PyToInt64's messages.
+constexpr std::string_view kMicroseconds = "an int (µs from the record's zero)";
+constexpr std::string_view kStepIndex = "an int (a step index)";
+
+ErrorSite Where(const ErrorSite& site, std::string where) {
+  ErrorSite out = site;
+  out.where = std::move(where);
+  return out;
+}
+
 py::object OptionalStr(const std::optional<std::string>& s) {
   return s ? py::object(py::str(*s)) : py::none();
 }
 
 }  // namespace
+
+// ---- integer arguments ----
+
+std::int64_t PyToInt64(py::handle object, const ErrorSite& site, std::string_view expected) {
+  auto fail = [&](std::string_view range) -> std::int64_t {
+    std::string shown = py::repr(object).cast<std::string>();
+    if (shown.size() > 80) shown = shown.substr(0, 77) + "...";
+    throw ValidationError(site, "expected " + std::string(expected) + std::string(range) +
+                                    ", not " + Py_TYPE(object.ptr())->tp_name + " " + shown);
+  };
+  // A bool is an int to Python but never a time, a count or a step.
+  if (PyBool_Check(object.ptr()) || !PyIndex_Check(object.ptr())) return fail("");
+  PyObject* index = PyNumber_Index(object.ptr());
+  if (index == nullptr) {
+    PyErr_Clear();
+    return fail("");
+  }
+  py::object value = py::reinterpret_steal<py::object>(index);
+  int overflow = 0;
+  const long long out = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  if (overflow != 0) return fail(" within int64");
+  return out;
+}
+
+std::optional<std::int64_t> PyToOptionalInt64(py::handle object, const ErrorSite& site,
+                                              std::string_view expected) {
+  if (object.is_none()) return std::nullopt;
+  return PyToInt64(object, site, expected);
+}
 
 // ---- spans and annotation values (also used by tasks_py.cc) ----
 
@@ -124,7 +165,10 @@ namespace {
 
 void BindSpans(py::module_& m) {
   py::class_<model::TimePoint>(m, "TimePoint", "A point in time: µs from the record's zero.")
-      .def(py::init([](std::int64_t offset_us) { return model::TimePoint{offset_us}; }),
+      .def(py::init([](py::handle offset_us) {
+             return model::TimePoint{PyToInt64(
+                 offset_us, {.object = "TimePoint", .where = "offset_us"}, kMicroseconds)};
+           }),
            py::arg("offset_us"))
       .def_readonly("offset_us", &model::TimePoint::offset_us)
       .def("__eq__", [](const model::TimePoint& a, const model::TimePoint& b) { return a == b; })
@@ -135,7 +179,11 @@ void BindSpans(py::module_& m) {
       });
   py::class_<model::TimeInterval>(m, "TimeInterval",
                                   "A half-open interval [start_us, end_us) of µs offsets.")
-      .def(py::init([](std::int64_t start, std::int64_t end) {
+      .def(py::init([](py::handle start_us, py::handle end_us) {
+             const std::int64_t start = PyToInt64(
+                 start_us, {.object = "TimeInterval", .where = "start_us"}, kMicroseconds);
+             const std::int64_t end =
+                 PyToInt64(end_us, {.object = "TimeInterval", .where = "end_us"}, kMicroseconds);
              if (end < start)
                throw ValidationError(ErrorSite{.object = "TimeInterval"}, "end_us < start_us");
              return model::TimeInterval{start, end};
@@ -154,7 +202,11 @@ void BindSpans(py::module_& m) {
                ", end_us=" + std::to_string(a.end_us) + ")";
       });
   py::class_<model::StepPoint>(m, "StepPoint", "One step index of one signal (task spans).")
-      .def(py::init([](std::int64_t step) { return model::StepPoint{step}; }), py::arg("step"))
+      .def(py::init([](py::handle step) {
+             return model::StepPoint{
+                 PyToInt64(step, {.object = "StepPoint", .where = "step"}, kStepIndex)};
+           }),
+           py::arg("step"))
       .def_readonly("step", &model::StepPoint::step)
       .def("__eq__", [](const model::StepPoint& a, const model::StepPoint& b) { return a == b; })
       .def("__hash__", [](const model::StepPoint& a) { return py::hash(py::make_tuple(a.step)); })
@@ -163,7 +215,11 @@ void BindSpans(py::module_& m) {
       });
   py::class_<model::StepInterval>(m, "StepInterval",
                                   "Steps [start, end) of one signal (task spans).")
-      .def(py::init([](std::int64_t start, std::int64_t end) {
+      .def(py::init([](py::handle start_step, py::handle end_step) {
+             const std::int64_t start =
+                 PyToInt64(start_step, {.object = "StepInterval", .where = "start"}, kStepIndex);
+             const std::int64_t end =
+                 PyToInt64(end_step, {.object = "StepInterval", .where = "end"}, kStepIndex);
              if (end < start)
                throw ValidationError(ErrorSite{.object = "StepInterval"}, "end < start");
              return model::StepInterval{start, end};
@@ -234,16 +290,28 @@ void BindSpecAndAxis(py::module_& m) {
       m, "TimeAxis", "How steps map to time: regular, irregular or ordinal (immutable, shared).")
       .def_static(
           "regular",
-          [](std::int64_t num, std::int64_t den, std::int64_t start_index, std::int64_t offset_us) {
-            return Mutable(model::TimeAxis::Regular(num, den, start_index, offset_us));
+          [](py::handle num, py::handle den, py::handle start_index, py::handle offset_us) {
+            const ErrorSite site{.object = "TimeAxis.regular"};
+            return Mutable(model::TimeAxis::Regular(
+                PyToInt64(num, Where(site, "period_us"),
+                          "an int (µs; a fractional period is period_us/period_denominator)"),
+                PyToInt64(den, Where(site, "period_denominator"), "an int"),
+                PyToInt64(start_index, Where(site, "start_index"), kStepIndex),
+                PyToInt64(offset_us, Where(site, "offset_us"), kMicroseconds)));
           },
           py::arg("period_us"), py::arg("period_denominator") = 1, py::kw_only(),
           py::arg("start_index") = 0, py::arg("offset_us") = 0,
           "A regular axis with a period of period_us/period_denominator µs.")
       .def_static(
           "from_rate",
-          [](std::int64_t num, std::int64_t den, std::int64_t start_index, std::int64_t offset_us) {
-            return Mutable(model::TimeAxis::RegularFromRate(num, den, start_index, offset_us));
+          [](py::handle num, py::handle den, py::handle start_index, py::handle offset_us) {
+            const ErrorSite site{.object = "TimeAxis.from_rate"};
+            return Mutable(model::TimeAxis::RegularFromRate(
+                PyToInt64(num, Where(site, "rate_hz"),
+                          "an int (Hz; a fractional rate is rate_hz/rate_denominator)"),
+                PyToInt64(den, Where(site, "rate_denominator"), "an int"),
+                PyToInt64(start_index, Where(site, "start_index"), kStepIndex),
+                PyToInt64(offset_us, Where(site, "offset_us"), kMicroseconds)));
           },
           py::arg("rate_hz"), py::arg("rate_denominator") = 1, py::kw_only(),
           py::arg("start_index") = 0, py::arg("offset_us") = 0,
@@ -252,8 +320,17 @@ void BindSpecAndAxis(py::module_& m) {
           "irregular",
           [](py::handle offsets) {
             py::module_ np = py::module_::import("numpy");
+            // Offsets are whole µs: a float array (1.5) is refused, never truncated by the cast
+            // (a uint64 beyond int64 wraps negative, which the axis refuses).
+            py::array given = np.attr("asarray")(offsets);
+            const char kind = given.dtype().kind();
+            if (given.size() != 0 && kind != 'i' && kind != 'u') {
+              throw ValidationError({.object = "TimeAxis.irregular", .where = "offsets_us"},
+                                    "expected ints (µs from the record's zero), not a " +
+                                        py::str(given.dtype()).cast<std::string>() + " array");
+            }
             py::array_t<std::int64_t, py::array::c_style | py::array::forcecast> a(
-                np.attr("asarray")(offsets, "i8"));
+                np.attr("asarray")(given, "i8"));
             std::vector<std::int64_t> v(a.data(), a.data() + a.size());
             return Mutable(model::TimeAxis::Irregular(std::move(v)));
           },
@@ -364,8 +441,11 @@ void BindTree(py::module_& m) {
       .def(
           py::init([](std::string name, std::shared_ptr<model::Spec> spec,
                       std::shared_ptr<model::TimeAxis> axis, py::object values,
-                      std::optional<std::int64_t> n_values, py::object metadata,
+                      py::handle n_values_arg, py::object metadata,
                       std::optional<std::string> source_id) {
+            const std::optional<std::int64_t> n_values = PyToOptionalInt64(
+                n_values_arg, {.object = "signal '" + name + "'", .where = "n_values"},
+                "an int (the number of steps) or None");
             std::shared_ptr<model::Signal> s;
             if (!values.is_none() && !PyCallable_Check(values.ptr())) {
               model::ValueArray array = NumpyToValues(values, *spec, "signal '" + name + "'");
@@ -397,9 +477,12 @@ void BindTree(py::module_& m) {
                   s->SetPieceLoader([fn, spec_held, what](const model::PieceSink& emit) {
                     py::gil_scoped_acquire gil;
                     py::iterator pieces = py::iter((*fn)());
+                    const std::int64_t width = std::max<std::int64_t>(1, spec_held->StepWidth());
+                    std::int64_t steps = 0;
                     for (py::handle piece : pieces) {
                       model::ValueArray array =
-                          NumpyToValues(piece, *spec_held, what + " piece loader");
+                          NumpyToValues(piece, *spec_held, what + " piece loader", steps);
+                      steps += array.size() / width;
                       py::gil_scoped_release release;  // the writer works without the GIL
                       emit(std::move(array));
                     }
@@ -546,12 +629,18 @@ void BindTree(py::module_& m) {
 
   py::class_<model::Record, Annotatable, std::shared_ptr<model::Record>>(
       m, "Record", "A unit of data: signals under a tree of sources, with annotations.")
-      .def(py::init([](std::optional<std::int64_t> start_time_us, py::object metadata,
-                       std::optional<model::TimeInterval> time_span) {
+      .def(py::init([](py::handle start_time_us, py::object metadata, py::handle time_span) {
              auto r = std::make_shared<model::Record>();
-             r->set_start_time_us(start_time_us);
+             r->set_start_time_us(PyToOptionalInt64(start_time_us,
+                                                    {.object = "Record", .where = "start_time_us"},
+                                                    "an int (Unix µs) or None"));
              if (!metadata.is_none()) r->set_metadata(PyToJson(metadata, "record metadata"));
-             r->set_time_span(time_span);
+             if (!time_span.is_none() && !py::isinstance<model::TimeInterval>(time_span)) {
+               throw ValidationError({.object = "Record", .where = "time_span"},
+                                     std::string("expected a timef.TimeInterval or None, not ") +
+                                         Py_TYPE(time_span.ptr())->tp_name);
+             }
+             if (!time_span.is_none()) r->set_time_span(time_span.cast<model::TimeInterval>());
              return r;
            }),
            py::kw_only(), py::arg("start_time_us") = py::none(), py::arg("metadata") = py::none(),

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/enum_table.h"
 #include "timef/error.h"
 #include "timef/model.h"
 #include "timef/reader.h"
@@ -35,9 +36,11 @@ py::object ValuesToNumpy(std::shared_ptr<const model::ValueArray> values, const 
 py::object OwnedValuesToNumpy(model::ValueArray values, const model::Spec& spec);
 
 // Python values (numpy array, masked array, sequence) → a ValueArray of the spec's dtype. Copies.
-// ValidationError naming `what` when the values do not fit the dtype.
-model::ValueArray NumpyToValues(py::handle object, const model::Spec& spec,
-                                const std::string& what);
+// ValidationError naming `what` when the values do not fit the dtype: a shape other than
+// [steps, *value_shape], or a conversion that would change a value (model::ConvertValues, the one
+// checked conversion; `first_step` numbers the steps of a piece in messages).
+model::ValueArray NumpyToValues(py::handle object, const model::Spec& spec, const std::string& what,
+                                std::int64_t first_step = 0);
 
 // The Python object of a task: the instance of the task class registered for its type (a Python
 // subclass of the bound Task, see RegisterTaskClasses), so get(AnswerTask, 7) is an AnswerTask.
@@ -82,14 +85,24 @@ manifest::Card CardFromDict(const py::dict& d);
 // not None (it takes the GIL while it runs); unknown keys refused (writer_py.cc).
 WriteOptions WriteOptionsFromDict(const py::dict& opts, py::object progress);
 
+// An integer argument (a Python int or a numpy integer; not a bool, a float or a str) as int64, or
+// ValidationError "<site>: expected <expected>, not <type> <repr>" (also for one outside int64),
+// e.g. "TimePoint: offset_us: expected an int (µs from the record's zero), not float 358333.33".
+std::int64_t PyToInt64(py::handle object, const ErrorSite& site, std::string_view expected);
+// The same with None as nullopt.
+std::optional<std::int64_t> PyToOptionalInt64(py::handle object, const ErrorSite& site,
+                                              std::string_view expected);
+
 // The `parent=` of a lookup by parent ID (registry_py.cc).
 ParentRef PyToParent(py::handle parent);
 
-// A parsed vocabulary name, or ValidationError("<what>: unknown value 'x'").
+// A parsed vocabulary name, or ValidationError("<what>: unknown value 'x' (expected one of a, b)").
 template <class E>
 E RequireName(std::optional<E> parsed, const std::string& what, std::string_view text) {
-  if (!parsed)
-    throw ValidationError(ErrorSite{.object = what}, "unknown value '" + std::string(text) + "'");
+  if (!parsed) {
+    throw ValidationError(ErrorSite{.object = what},
+                          "unknown value '" + std::string(text) + "'" + core::ExpectedNames<E>());
+  }
   return *parsed;
 }
 

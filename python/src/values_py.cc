@@ -1,6 +1,7 @@
 // Signal values ↔ numpy. Reads hand out the decoded buffer itself (the numpy array's base owns a
 // reference to it); writes copy the caller's array once into the writer's storage type.
 #include <cstring>
+#include <span>
 
 #include "py_common.h"
 
@@ -118,14 +119,94 @@ std::vector<std::string> Strings(py::handle object, const std::string& what) {
   return out;
 }
 
+std::string ShapeText(const std::vector<py::ssize_t>& shape) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    out += (i ? ", " : "") + std::to_string(shape[i]);
+  }
+  return out + (shape.size() == 1 ? ",)" : ")");
+}
+
+// ValidationError unless `array`'s shape is [steps, *value_shape] (a scalar spec: one dimension).
+void CheckShape(py::handle array, const model::Spec& spec, const std::string& what) {
+  const auto shape = array.attr("shape").cast<std::vector<py::ssize_t>>();
+  bool fits = shape.size() == 1 + spec.value_shape.size();
+  for (std::size_t d = 0; fits && d < spec.value_shape.size(); ++d) {
+    fits = shape[d + 1] == spec.value_shape[d];
+  }
+  if (fits) return;
+  std::string expected = "[n_values";
+  for (std::int64_t d : spec.value_shape) expected += ", " + std::to_string(d);
+  expected += "]";
+  throw ValidationError(
+      ErrorSite{.object = what, .where = "values"},
+      "an array of shape " + ShapeText(shape) + " for spec '" + spec.spec_type +
+          "', which takes shape " + expected +
+          (spec.value_shape.empty() ? " (one value per timestep: a 1-d array)" : "") +
+          "; reshape it explicitly if that is what you mean");
+}
+
+// The numbers of a numeric numpy array through the one checked conversion
+// (model::ConvertValues), from the array's own element type: nothing is cast before the check.
+model::ValueArray ConvertNumbers(py::object array, const model::Spec& spec,
+                                 std::vector<std::uint8_t> validity, const std::string& what,
+                                 std::int64_t first_step) {
+  py::module_ np = py::module_::import("numpy");
+  const std::string kind = py::str(array.attr("dtype").attr("kind")).cast<std::string>();
+  const auto size = array.attr("dtype").attr("itemsize").cast<int>();
+  if (!array.attr("dtype").attr("isnative").cast<bool>()) {
+    array = array.attr("astype")(array.attr("dtype").attr("newbyteorder")("="));  // exact
+  }
+  if (kind == "f" && size > 8) {
+    // longdouble: to float64 first, refusing a finite value that would become infinite there.
+    py::object wide = np.attr("asarray")(array, py::arg("dtype") = "f8");
+    py::object grew = np.attr("logical_and")(np.attr("isfinite")(array), np.attr("isinf")(wide))
+                          .attr("reshape")(-1);
+    if (np.attr("any")(grew).cast<bool>()) {
+      const auto at = np.attr("argmax")(grew).cast<std::int64_t>();
+      throw ValidationError(
+          ErrorSite{.object = what, .where = "values[" + std::to_string(at) + "]"},
+          "a finite value too large for float64 (it would become inf)");
+    }
+    array = wide;
+  } else if (kind == "f" && size == 2) {
+    array = np.attr("asarray")(array, py::arg("dtype") = "f4");  // exact
+  }
+  py::array flat = np.attr("ascontiguousarray")(array).attr("reshape")(-1);
+  const auto n = static_cast<std::size_t>(flat.size());
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    return model::ConvertValues(std::span<const T>(static_cast<const T*>(flat.data()), n), spec,
+                                std::move(validity), what, first_step);
+  };
+  if (kind == "b" || (kind == "u" && size == 1)) return run(std::uint8_t{});
+  if (kind == "u" && size == 2) return run(std::uint16_t{});
+  if (kind == "u" && size == 4) return run(std::uint32_t{});
+  if (kind == "u" && size == 8) return run(std::uint64_t{});
+  if (kind == "i" && size == 1) return run(std::int8_t{});
+  if (kind == "i" && size == 2) return run(std::int16_t{});
+  if (kind == "i" && size == 4) return run(std::int32_t{});
+  if (kind == "i" && size == 8) return run(std::int64_t{});
+  if (kind == "f" && flat.itemsize() == 4) return run(float{});
+  if (kind == "f" && flat.itemsize() == 8) return run(double{});
+  throw ValidationError(ErrorSite{.object = what, .where = "values"},
+                        "expected numbers for the " + std::string(model::ToString(spec.dtype)) +
+                            " spec '" + spec.spec_type + "', got an array of dtype " +
+                            py::str(array.attr("dtype")).cast<std::string>());
+}
+
 }  // namespace
 
-model::ValueArray NumpyToValues(py::handle object, const model::Spec& spec,
-                                const std::string& what) {
+model::ValueArray NumpyToValues(py::handle object, const model::Spec& spec, const std::string& what,
+                                std::int64_t first_step) {
   py::module_ np = py::module_::import("numpy");
   std::vector<std::uint8_t> validity;
   py::object data = py::reinterpret_borrow<py::object>(object);
-  if (py::isinstance(object, np.attr("ma").attr("MaskedArray"))) {
+  const bool masked = py::isinstance(object, np.attr("ma").attr("MaskedArray"));
+  // The shape as given ([steps, *value_shape]); lists are looked at as numpy would make them.
+  py::object shaped = masked ? data : np.attr("asarray")(object);
+  CheckShape(shaped, spec, what);
+  if (masked) {
     py::object mask = np.attr("ma").attr("getmaskarray")(object);
     std::int64_t width = spec.StepWidth();
     py::object step_mask = mask.attr("reshape")(-1);
@@ -145,39 +226,28 @@ model::ValueArray NumpyToValues(py::handle object, const model::Spec& spec,
                       : spec.dtype == DType::kEnum ? py::object(py::str(spec.categories.at(0)))
                                                    : py::object(py::str(""));
     data = object.attr("filled")(fill);
+    shaped = data;
   }
+  const std::string kind = py::str(shaped.attr("dtype").attr("kind")).cast<std::string>();
   switch (spec.dtype) {
-    case DType::kBool: {
-      std::vector<std::uint8_t> bytes = CopyAs<std::uint8_t>(np.attr("asarray")(data, "?"), "u1");
-      return model::ValueArray(DType::kBool, std::move(bytes), std::move(validity));
-    }
-    case DType::kUint8:
-      return model::ValueArray::Of(CopyAs<std::uint8_t>(data, "u1"), std::move(validity));
-    case DType::kInt8:
-      return model::ValueArray::Of(CopyAs<std::int8_t>(data, "i1"), std::move(validity));
-    case DType::kInt16:
-      return model::ValueArray::Of(CopyAs<std::int16_t>(data, "i2"), std::move(validity));
-    case DType::kInt32:
-      return model::ValueArray::Of(CopyAs<std::int32_t>(data, "i4"), std::move(validity));
-    case DType::kUint16:
-      return model::ValueArray::Of(CopyAs<std::uint16_t>(data, "u2"), std::move(validity));
-    case DType::kUint32:
-      return model::ValueArray::Of(CopyAs<std::uint32_t>(data, "u4"), std::move(validity));
-    case DType::kFloat32:
-      return model::ValueArray::Of(CopyAs<float>(data, "f4"), std::move(validity));
-    case DType::kFloat64:
-      return model::ValueArray::Of(CopyAs<double>(data, "f8"), std::move(validity));
     case DType::kStr:
       return model::ValueArray::Of(Strings(data, what), std::move(validity));
-    case DType::kEnum: {
-      py::object arr = np.attr("asarray")(data);
-      if (py::str(arr.attr("dtype").attr("kind")).cast<std::string>() == "i" ||
-          py::str(arr.attr("dtype").attr("kind")).cast<std::string>() == "u")
-        return model::ValueArray::EnumCodes(CopyAs<std::int32_t>(arr, "i4"), std::move(validity));
+    case DType::kEnum:
+      // Integer codes go through the checked conversion (within the categories); anything else
+      // must be labels.
+      if (kind == "i" || kind == "u") {
+        return ConvertNumbers(shaped, spec, std::move(validity), what, first_step);
+      }
+      if (kind == "f" || kind == "b") {
+        throw ValidationError(ErrorSite{.object = what, .where = "values"},
+                              "enum values are labels (str) or integer codes, got an array of "
+                              "dtype " +
+                                  py::str(shaped.attr("dtype")).cast<std::string>());
+      }
       return model::ValueArray::EnumLabels(Strings(data, what), std::move(validity));
-    }
+    default:
+      return ConvertNumbers(shaped, spec, std::move(validity), what, first_step);
   }
-  throw ValidationError(ErrorSite{.object = what}, "unsupported dtype");
 }
 
 }  // namespace timef::python

@@ -11,15 +11,17 @@ Writing: build a timef.Dataset of Records, Sources, Signals (numpy values, or a 
 them when the writer needs them) and tasks, then ``timef.write(dataset, root, card={...})``.
 
 Errors are timef.Error subclasses: ValidationError (NotFoundError, also a LookupError),
-FormatError (FileError, ManifestError) and ReaderError. docs/python.md has the whole guide.
+FormatError (FileError with MissingFileError, also a FileNotFoundError; ManifestError) and
+ReaderError. docs/python.md has the whole guide.
 """
 
 from . import _timef
 from ._timef import (  # noqa: F401
     Annotatable, Annotation, Dataset, Error, FileError, FormatError, LoadPlan, Loading,
-    ManifestError, NotFoundError, ReaderError, Record, RECORD_BATCH_SIZE, ScopedSpan, Signal,
-    SignalValues, Source, Spec, StepInterval, StepPoint, Table, Task, TASK_BATCH_SIZE, TextHandle,
-    TextListHandle, TimeAxis, TimeInterval, TimePoint, ValidationError,
+    ManifestError, MissingFileError, NotFoundError, ReaderError, Record, RECORD_BATCH_SIZE,
+    ScopedSpan, Signal, SignalValues, Source, Spec, StepInterval, StepPoint, Table, Task,
+    TASK_BATCH_SIZE, TextHandle, TextListHandle, TimeAxis, TimeInterval, TimePoint,
+    ValidationError,
 )
 from ._tasks import (  # noqa: F401
     AnswerTask, ClassificationTask, ForecastingTask, ScalarPredictionTask, TASK_CLASSES,

@@ -73,6 +73,17 @@ class TimeFReader:
     """Reads one committed release. Use as a context manager; close() releases open files."""
 
     def __init__(self, native, sources_root=None, catalog_cache_bytes=None, decode_threads=None):
+        # Built by open() and Registry.open() from an opened release; a path given here would
+        # otherwise fail only at the first read, with an unrelated AttributeError.
+        if not isinstance(native, _timef.Reader):
+            import os
+            if isinstance(native, (str, bytes, os.PathLike)):
+                raise _timef.ValidationError(
+                    f"TimeFReader({os.fsdecode(native)!r}): the constructor takes no path; "
+                    f"use TimeFReader.open(path) (or timef.open(path or ref))")
+            raise _timef.ValidationError(
+                f"TimeFReader: expected an opened release, not {type(native).__name__}; "
+                f"use TimeFReader.open(path) (or timef.open(path or ref))")
         self._r = native
         self._sources_root = sources_root
         self._catalog_cache_bytes = catalog_cache_bytes

@@ -30,7 +30,7 @@ def read_edf(path, *, keep_digital=False, spec_types=None, checksum=True):
     """Reads an EDF/EDF+C/BDF/BDF+C file as a Record: one root source named after the file, one
     signal per ordinary channel (float32 physical values, or with ``keep_digital`` the digital
     integers with ``gain`` and ``offset`` in the signal's metadata), the annotation channels' TAL
-    entries as annotations (key ``label`` with a duration, ``label_point`` without), the header's
+    entries as annotations (key ``label_interval`` with a duration, ``label`` without), the header's
     fields in metadata. ``spec_types``: {label: spec_type}, wins over MODALITY_TABLE.
     ``checksum``: hash the file into the record's metadata (``source_sha256``). Raises FormatError
     naming the file and the header field for a malformed or EDF+D file."""

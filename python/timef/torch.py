@@ -116,7 +116,7 @@ def _to_tensor(values):
 
 
 class TaskDataset(_ReaderHolder, Dataset):
-    """Every task (optionally of one split), by task ID.
+    """Every task (optionally of one split and of one task_type), by task ID.
 
     Items: ``{"task_id", "task_type", "prompt", "inputs", "targets"}`` with the prompt as a str
     (None when absent), inputs as record IDs, and targets as native values (text read; records
@@ -140,7 +140,7 @@ class TaskDataset(_ReaderHolder, Dataset):
     batches it touches).
     """
 
-    def __init__(self, release, *, split=None, load_values=False, transform=None,
+    def __init__(self, release, *, split=None, task_type=None, load_values=False, transform=None,
                  batch_size=_reader._timef.TASK_BATCH_SIZE):
         super().__init__(release)
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
@@ -149,7 +149,7 @@ class TaskDataset(_ReaderHolder, Dataset):
         if transform is not None and not callable(transform):
             raise _reader._timef.ValidationError("TaskDataset: transform is a callable")
         reader = self._open()
-        table = reader.read_task_table(split=split).to_pydict()
+        table = reader.read_task_table(split=split, task_type=task_type).to_pydict()
         self._ids = list(table["task_id"])
         self._batch_size = batch_size
         self._load_values = bool(load_values)

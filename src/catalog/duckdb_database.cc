@@ -48,7 +48,7 @@ void CheckReadableCatalog(const std::filesystem::path& path) {
   std::error_code ec;
   (void)std::filesystem::status(path, ec);
   if (ec == std::errc::no_such_file_or_directory) {
-    throw FileError(ErrorSite{.file = path}, "file not found", ec);
+    throw MissingFileError(ErrorSite{.file = path}, "file not found");
   }
   if (ec) throw FileError(ErrorSite{.file = path}, "cannot stat: " + ec.message(), ec);
   std::ifstream in(path, std::ios::binary);

@@ -7,6 +7,7 @@
 #include "catalog/duckdb_result.h"
 #include "catalog/hydrate_graph.h"
 #include "catalog/hydrate_text.h"
+#include "catalog/spec_row.h"
 #include "core/json_forms.h"
 #include "timef/error.h"
 
@@ -75,14 +76,6 @@ std::vector<int64_t> Keys(RowStream result) {
     for (idx_t row = 0; row < chunk->size(); ++row) keys.push_back(column.Get(row));
   }
   return keys;
-}
-
-template <class T>
-T ParseOr(std::optional<T> parsed, std::string_view column, std::string_view value) {
-  if (!parsed) {
-    throw FormatError(CellSite(column), "unknown value '" + std::string(value) + "'");
-  }
-  return *parsed;
 }
 
 model::ScopedSpan SpanOf(model::SpanKind kind, int64_t start, std::optional<int64_t> end) {
@@ -189,7 +182,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
         task_groups[group(key)].push_back(key);
         std::string_view type_text = task_type.Get(row);
         auto task = std::make_shared<model::Task>(
-            ParseOr(model::ParseTaskType(type_text), "tasks.task_type", type_text));
+            ParsedCell(model::ParseTaskType(type_text), "tasks.task_type", type_text));
         task->set_id(task_id.Get(row));
         task->set_read_from_dataset(dataset_->dataset_id());
         if (auto v = prompt.Optional(row)) {
@@ -199,15 +192,16 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
         }
         std::vector<model::InputModality> modalities;
         for (const std::string& m : input_modalities.Get(row)) {
-          modalities.push_back(ParseOr(model::ParseInputModality(m), "tasks.input_modalities", m));
+          modalities.push_back(
+              ParsedCell(model::ParseInputModality(m), "tasks.input_modalities", m));
         }
         task->set_input_modalities(std::move(modalities));
         if (auto v = split.Optional(row)) {
-          task->set_split(ParseOr(model::ParseSplit(*v), "tasks.split", *v));
+          task->set_split(ParsedCell(model::ParseSplit(*v), "tasks.split", *v));
         }
         if (auto v = scope_type.Optional(row)) {
           PendingScope scope{key,
-                             SpanOf(ParseOr(model::ParseSpanKind(*v), "tasks.scope_type", *v),
+                             SpanOf(ParsedCell(model::ParseSpanKind(*v), "tasks.scope_type", *v),
                                     scope_start.Get(row), scope_end.Optional(row)),
                              {}};
           if (!scope_signals.IsNull(row)) scope.signal_keys = scope_signals.Get(row);
@@ -220,7 +214,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
         if (auto v = unit.Optional(row)) task->set_unit(*v);
         if (auto v = target_name.Optional(row)) task->set_target_name(std::string(*v));
         if (auto v = mode.Optional(row)) {
-          task->set_mode(ParseOr(model::ParseLocalizationMode(*v), "tasks.mode", *v));
+          task->set_mode(ParsedCell(model::ParseLocalizationMode(*v), "tasks.mode", *v));
         }
         if (auto v = rationale.Optional(row)) {
           task->set_rationale(std::string(*v));
@@ -255,7 +249,8 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
         TargetRow t;
         t.task_key = c.Int64(0).Get(row);
         const int g = group(t.task_key);
-        t.kind = ParseOr(model::ParseTargetKind(kind_text), "task_targets.target_kind", kind_text);
+        t.kind =
+            ParsedCell(model::ParseTargetKind(kind_text), "task_targets.target_kind", kind_text);
         switch (t.kind) {
           case model::TargetKind::kText:
             if (auto packed = PackedTextAt(c, row, 3, 12, *resolver_of[g],

@@ -23,8 +23,7 @@ std::string Literal(const std::filesystem::path& file) {
 void RequireFile(const std::filesystem::path& file) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec)) {
-    throw FileError(ErrorSite{.file = file}, "missing Parquet file",
-                    std::make_error_code(std::errc::no_such_file_or_directory));
+    throw MissingFileError(ErrorSite{.file = file}, "missing Parquet file");
   }
 }
 

@@ -7,8 +7,9 @@
 
 namespace timef::catalog {
 
-void UnknownCellValue(std::string_view column, std::string_view value) {
-  throw FormatError(CellSite(column), "unknown value '" + std::string(value) + "'");
+void UnknownCellValue(std::string_view column, std::string_view value, std::string_view expected) {
+  throw FormatError(CellSite(column),
+                    "unknown value '" + std::string(value) + "'" + std::string(expected));
 }
 
 model::Spec SpecAt(const Chunk& c, idx_t row, idx_t first) {

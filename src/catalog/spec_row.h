@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "catalog/duckdb_result.h"
+#include "core/enum_table.h"
 #include "timef/model.h"
 
 namespace timef::catalog {
@@ -20,15 +21,18 @@ inline constexpr int kSpecColumnCount = 9;
 // dtype or modality.
 model::Spec SpecAt(const Chunk& chunk, idx_t row, idx_t first);
 
-// `parsed`, or FormatError naming `column` and the stored `value`.
+// `parsed`, or FormatError naming `column`, the stored `value` and the names T allows.
 template <class T>
 T ParsedCell(std::optional<T> parsed, std::string_view column, std::string_view value);
 
-[[noreturn]] void UnknownCellValue(std::string_view column, std::string_view value);
+// FormatError "<column>: unknown value '<value>'<expected>"; `expected` lists the allowed names
+// (core::ExpectedNames) when the value is no enumerator at all.
+[[noreturn]] void UnknownCellValue(std::string_view column, std::string_view value,
+                                   std::string_view expected = {});
 
 template <class T>
 T ParsedCell(std::optional<T> parsed, std::string_view column, std::string_view value) {
-  if (!parsed) UnknownCellValue(column, value);
+  if (!parsed) UnknownCellValue(column, value, core::ExpectedNames<T>());
   return *parsed;
 }
 

@@ -111,7 +111,7 @@ std::string FileChecksum(const std::filesystem::path& path,
   FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) {
     const std::error_code code(errno, std::generic_category());
-    throw FileError(ErrorSite{.file = path}, "cannot open for checksum: " + code.message(), code);
+    ThrowFileError(ErrorSite{.file = path}, "cannot open for checksum: " + code.message(), code);
   }
   return HashInBlocks(
       [&](std::span<std::byte> out) -> size_t {

@@ -76,6 +76,14 @@ std::string EnumNameList() {
   return out;
 }
 
+// " (expected one of a, b, c)": the one tail of every message about a name that is no enumerator
+// of E, whether caller input (ValidationError in the Python module) or a stored value (FormatError
+// from the manifest and the catalog); the CLI's choices list the same names (EnumNames).
+template <typename E>
+std::string ExpectedNames() {
+  return " (expected one of " + EnumNameList<E>() + ")";
+}
+
 }  // namespace timef::core
 
 // Defines the table of `Type`: TIMEF_ENUM_TABLE(Type, {Type::kA, "a"}, {Type::kB, "b"}). Used at

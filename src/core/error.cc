@@ -29,4 +29,15 @@ Error::Error(ErrorSite site, std::string_view problem)
 FileError::FileError(ErrorSite site, std::string_view problem, std::error_code code)
     : FormatError(std::move(site), problem), code_(code) {}
 
+MissingFileError::MissingFileError(ErrorSite site, std::string_view problem)
+    : FileError(std::move(site), problem,
+                std::make_error_code(std::errc::no_such_file_or_directory)) {}
+
+void ThrowFileError(ErrorSite site, std::string_view problem, std::error_code code) {
+  if (code == std::errc::no_such_file_or_directory) {
+    throw MissingFileError(std::move(site), problem);
+  }
+  throw FileError(std::move(site), problem, code);
+}
+
 }  // namespace timef

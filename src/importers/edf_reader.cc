@@ -231,8 +231,8 @@ Json RecordMetadata(const EdfHeader& header, int64_t start_offset_us) {
   return metadata;
 }
 
-// The annotation channels: each TAL text becomes an annotation on `record` (key "label" with a
-// duration, "label_point" without); the time-keeping TAL of each data record is checked. Returns
+// The annotation channels: each TAL text becomes an annotation on `record` (key "label_interval"
+// with a duration, "label" without); the time-keeping TAL of each data record is checked. Returns
 // the first data record's start (µs after the header's start time).
 int64_t ReadAnnotations(const InputFile& file, const EdfHeader& header, model::Record& record) {
   std::vector<const EdfChannel*> channels;
@@ -248,8 +248,8 @@ int64_t ReadAnnotations(const InputFile& file, const EdfHeader& header, model::R
     auto& cache = contents[which];
     auto it = cache.find(text);
     if (it == cache.end()) {
-      auto made = std::make_shared<model::AnnotationContent>(which == 0 ? "label" : "label_point",
-                                                             model::AnnotationValue::OfText(text));
+      auto made = std::make_shared<model::AnnotationContent>(
+          which == 0 ? "label_interval" : "label", model::AnnotationValue::OfText(text));
       it = cache.emplace(text, std::move(made)).first;
     }
     return it->second;
@@ -338,7 +338,7 @@ std::string SpecNameOf(std::string_view spec_type) {
 }  // namespace
 
 std::shared_ptr<model::Record> ReadEdfFile(const std::filesystem::path& path,
-                                           const EdfImportOptions& options, SpecTable& specs) {
+                                           const ReadOptions& options, SpecTable& specs) {
   auto header_ptr = std::make_shared<EdfHeader>();
   {
     InputFile file(path);
@@ -450,7 +450,7 @@ std::shared_ptr<model::Record> ReadEdfFile(const std::filesystem::path& path,
 namespace timef {
 
 std::shared_ptr<model::Record> ReadEdf(const std::filesystem::path& path,
-                                       const EdfImportOptions& options) {
+                                       const ReadOptions& options) {
   importers::SpecTable specs;
   return importers::ReadEdfFile(path, options, specs);
 }

@@ -10,6 +10,6 @@
 namespace timef::importers {
 
 std::shared_ptr<model::Record> ReadEdfFile(const std::filesystem::path& path,
-                                           const EdfImportOptions& options, SpecTable& specs);
+                                           const ReadOptions& options, SpecTable& specs);
 
 }  // namespace timef::importers

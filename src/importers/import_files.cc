@@ -31,7 +31,7 @@ WriteResult ImportFiles(ImportFormat format, const std::vector<std::filesystem::
   for (const std::filesystem::path& input : inputs) {
     switch (format) {
       case ImportFormat::kEdf:
-        dataset.AddRecord(importers::ReadEdfFile(input, options.edf, specs));
+        dataset.AddRecord(importers::ReadEdfFile(input, options.read, specs));
         break;
     }
     ++progress.files_read;

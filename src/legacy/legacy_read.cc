@@ -253,8 +253,7 @@ class ShardSource {
     if (it == readers_.end()) {
       fs::path file = File(chunk_file);
       if (!fs::exists(file)) {
-        throw FileError(ErrorSite{.file = file}, "missing values file",
-                        std::make_error_code(std::errc::no_such_file_or_directory));
+        throw MissingFileError(ErrorSite{.file = file}, "missing values file");
       }
       it = readers_
                .emplace(chunk_file,
@@ -1021,10 +1020,10 @@ void VerifyLegacy(const fs::path& legacy_dir) {
     const fs::path file = legacy_dir / part.path;
     std::error_code ec;
     const auto size = fs::file_size(file, ec);
-    if (ec) {
-      throw FileError(ErrorSite{.file = file}, "missing file listed in the legacy manifest",
-                      std::make_error_code(std::errc::no_such_file_or_directory));
+    if (ec == std::errc::no_such_file_or_directory) {
+      throw MissingFileError(ErrorSite{.file = file}, "missing file listed in the legacy manifest");
     }
+    if (ec) ThrowFileError(ErrorSite{.file = file}, "cannot read its size: " + ec.message(), ec);
     if (static_cast<std::int64_t>(size) != part.size) {
       throw FileError(ErrorSite{.file = file},
                       "size " + std::to_string(size) + ", expected " + std::to_string(part.size));

@@ -35,8 +35,8 @@ bool ReadEnum(const Json& value, const std::string& pointer, Problems& problems,
   if (!ReadString(value, pointer, problems, &text)) return false;
   std::optional<E> parsed = core::EnumFromName<E>(text);
   if (!parsed) {
-    problems.Add(pointer, "unknown " + std::string(what) + " " + Quote(text) +
-                              " (expected one of " + core::EnumNameList<E>() + ")");
+    problems.Add(pointer,
+                 "unknown " + std::string(what) + " " + Quote(text) + core::ExpectedNames<E>());
     return false;
   }
   *out = *parsed;

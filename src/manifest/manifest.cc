@@ -112,8 +112,7 @@ std::string ReadManifestBytes(const std::filesystem::path& path) {
   std::error_code error;
   std::filesystem::file_status status = std::filesystem::status(path, error);
   if (status.type() == std::filesystem::file_type::not_found) {
-    throw FileError(ErrorSite{path, "", ""}, "no such file",
-                    std::make_error_code(std::errc::no_such_file_or_directory));
+    throw MissingFileError(ErrorSite{path, "", ""}, "no such file");
   }
   if (error) throw FileError(ErrorSite{path, "", ""}, "cannot stat: " + error.message(), error);
   if (std::filesystem::is_directory(status)) {

@@ -1,4 +1,7 @@
 // Records, their source trees, signals, and every annotation occurrence.
+#include <algorithm>
+#include <cstdint>
+
 #include "model/checks.h"
 #include "model/validator.h"
 
@@ -14,6 +17,26 @@ std::string Bounds(int64_t start, std::optional<int64_t> end) {
     out += ')';
   }
   return out;
+}
+
+// [first sample, last sample + one sample period) µs of a non-ordinal signal: the period of a
+// regular axis (rounded up to whole µs), the mean spacing of an irregular one; at least 1 µs.
+std::optional<std::pair<int64_t, int64_t>> SampleRange(const Signal& signal) {
+  const TimeAxis& axis = *signal.axis();
+  auto window = axis.Window(signal.n_values());
+  if (!window) return std::nullopt;
+  int64_t period = 1;
+  if (axis.is_regular()) {
+    const int64_t num = axis.period_numerator_us();
+    const int64_t den = axis.period_denominator();
+    period = den > 0 ? (num + den - 1) / den : 1;
+  } else if (signal.n_values() > 1) {
+    period = (window->second - window->first) / (signal.n_values() - 1);
+  }
+  period = std::max<int64_t>(period, 1);
+  int64_t end = 0;
+  if (__builtin_add_overflow(window->second, period, &end)) end = INT64_MAX;
+  return std::make_pair(window->first, end);
 }
 
 }  // namespace
@@ -61,6 +84,14 @@ void Validator::IndexSource(const Source& source, const Record& record,
     CheckIdUnique(signal->id(), "signal", signal_name);
     CheckImport(signal->import_marker(), "signal", signal_name);
     if (!signal->axis()->is_ordinal()) info.has_timeline = true;
+    if (auto range = SampleRange(*signal)) {
+      if (!info.signal_extent) {
+        info.signal_extent = range;
+      } else {
+        info.signal_extent->first = std::min(info.signal_extent->first, range->first);
+        info.signal_extent->second = std::max(info.signal_extent->second, range->second);
+      }
+    }
   }
   const auto& children = source.children();
   for (size_t i = 0; i < children.size(); ++i) {
@@ -144,7 +175,8 @@ void Validator::CheckOccurrence(const Annotation& occurrence, const std::string&
              " has no time span and only ordinal signals");
   }
   if (const auto* point = std::get_if<TimePoint>(&span)) {
-    CheckTimeInWindow(*context.record, point->offset_us, std::nullopt, owner_name, span_where);
+    CheckSpanInExtent(*context.record, occurrence, point->offset_us, std::nullopt, owner_name,
+                      span_where);
   } else {
     const auto& interval = std::get<TimeInterval>(span);
     if (interval.start_us > interval.end_us) {
@@ -152,7 +184,8 @@ void Validator::CheckOccurrence(const Annotation& occurrence, const std::string&
            "interval start " + std::to_string(interval.start_us) + " > end " +
                std::to_string(interval.end_us));
     }
-    CheckTimeInWindow(*context.record, interval.start_us, interval.end_us, owner_name, span_where);
+    CheckSpanInExtent(*context.record, occurrence, interval.start_us, interval.end_us, owner_name,
+                      span_where);
   }
 }
 
@@ -170,6 +203,31 @@ void Validator::CheckContent(const AnnotationContent& content, const std::string
         CheckUtf8((*list)[i], owner_name, where + ".value[" + std::to_string(i) + "]");
       }
     }
+  }
+}
+
+void Validator::CheckSpanInExtent(const Record& record, const Annotation& occurrence, int64_t start,
+                                  std::optional<int64_t> end, const std::string& object,
+                                  const std::string& where) {
+  std::pair<int64_t, int64_t> extent;
+  std::string what;
+  if (const auto& window = record.time_span()) {
+    extent = {window->start_us, window->end_us};
+    what = "time span";
+  } else if (const auto& signals = records_.at(&record).signal_extent) {
+    extent = *signals;
+    what = "extent (no time span: its signals' samples, to one sample period after the last)";
+  } else {
+    return;  // no timeline: refused before (a time span needs a timeline)
+  }
+  const bool inside = end ? (start >= extent.first && *end <= extent.second)
+                          : (start >= extent.first && start < extent.second);
+  if (!inside) {
+    Fail(object, where,
+         occurrence.Describe() + ": the span " + Bounds(start, end) + " lies outside " +
+             NameOf(&record) + "'s " + what + " [" + std::to_string(extent.first) + ", " +
+             std::to_string(extent.second) +
+             ") µs (spans are µs offsets from the record start; a unit slip?)");
   }
 }
 

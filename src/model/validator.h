@@ -24,6 +24,9 @@ class Validator {
   struct RecordInfo {
     std::string name;
     bool has_timeline = false;  // a time span, or a signal on a non-ordinal axis
+    // Without a time span: the smallest [start, end) µs holding every non-ordinal signal's
+    // samples, each signal's range ending one sample period after its last sample.
+    std::optional<std::pair<int64_t, int64_t>> signal_extent;
   };
   // Where an occurrence sits, for its span checks.
   struct SpanContext {
@@ -56,6 +59,10 @@ class Validator {
                     const std::string& where);
   void CheckTimeInWindow(const Record& record, int64_t start, std::optional<int64_t> end,
                          const std::string& object, const std::string& where);
+  // An annotation span within its record's extent: the time span when set, else signal_extent.
+  void CheckSpanInExtent(const Record& record, const Annotation& occurrence, int64_t start,
+                         std::optional<int64_t> end, const std::string& object,
+                         const std::string& where);
 
   // validate_tasks.cc
   void IndexTasks();

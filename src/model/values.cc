@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
+#include <cmath>
 #include <cstring>
+#include <limits>
+#include <utility>
 
 #include "model/checks.h"
 #include "timef/error.h"
@@ -223,5 +227,150 @@ ValueArray ConcatSteps(DType dtype, const std::vector<ValueArray>& parts, int64_
   }
   return ValueArray(dtype, std::move(data), std::move(validity));
 }
+
+namespace {
+
+template <class T>
+std::string NumberText(T value) {
+  if constexpr (std::is_floating_point_v<T>) {
+    char buffer[64];
+    const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;  // shortest form
+    return std::string(buffer, end);
+  } else {
+    return std::to_string(value);
+  }
+}
+
+// The checked conversion of ConvertValues into the storage type To of `spec.dtype`. `problem`
+// gives what is wrong with one value ("" when it converts without changing its meaning).
+template <class To, class From>
+std::vector<To> ConvertChecked(std::span<const From> in, const Spec& spec,
+                               const std::vector<uint8_t>& validity, const std::string& object,
+                               int64_t first_step) {
+  const int64_t width = std::max<int64_t>(1, spec.StepWidth());
+  const std::string target(ToString(spec.dtype));
+  std::vector<To> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const int64_t step = static_cast<int64_t>(i) / width;
+    if (!validity.empty() && static_cast<size_t>(step) < validity.size() && validity[step] == 0) {
+      continue;  // a null step stores 0
+    }
+    const From x = in[i];
+    std::string problem;
+    if constexpr (std::is_floating_point_v<To>) {
+      const To y = static_cast<To>(x);
+      if constexpr (std::is_floating_point_v<From>) {
+        if (!std::isnan(x) && std::isnan(y)) {
+          problem = "would become NaN";
+        } else if (std::isfinite(x) && !std::isfinite(y)) {
+          problem =
+              "is too large for " + target + " (it would become " + (y > 0 ? "inf" : "-inf") + ")";
+        }
+      }
+      out[i] = y;
+    } else {
+      // Integer storage: bool, enum codes and the integer dtypes.
+      int64_t lo = std::numeric_limits<To>::min();
+      int64_t hi = std::numeric_limits<To>::max();
+      if (spec.dtype == DType::kBool) hi = 1;
+      if (spec.dtype == DType::kEnum) {
+        lo = 0;
+        hi = static_cast<int64_t>(spec.categories.size()) - 1;
+      }
+      const std::string range = spec.dtype == DType::kBool ? "a bool value is 0 or 1"
+                                : spec.dtype == DType::kEnum
+                                    ? "outside the " + std::to_string(spec.categories.size()) +
+                                          " categories (codes 0 to " + std::to_string(hi) + ")"
+                                    : "outside the range of " + target + " (" + std::to_string(lo) +
+                                          " to " + std::to_string(hi) + ")";
+      if constexpr (std::is_floating_point_v<From>) {
+        if (std::isnan(x)) {
+          problem = "NaN has no " + target + " value";
+        } else if (std::isinf(x)) {
+          problem = "an infinity has no " + target + " value";
+        } else if (x != std::trunc(x)) {
+          problem = "is fractional; " + target + " holds integers";
+        } else if (static_cast<double>(x) < static_cast<double>(lo) ||
+                   static_cast<double>(x) > static_cast<double>(hi)) {
+          problem = "is " + range;
+        } else {
+          out[i] = static_cast<To>(x);
+        }
+      } else {
+        if (!std::in_range<int64_t>(x) || static_cast<int64_t>(x) < lo ||
+            static_cast<int64_t>(x) > hi) {
+          problem = "is " + range;
+        } else {
+          out[i] = static_cast<To>(x);
+        }
+      }
+    }
+    if (!problem.empty()) {
+      const int64_t at = first_step * width + static_cast<int64_t>(i);
+      std::string where = "step " + std::to_string(first_step + step);
+      if (width > 1) where += " (scalar " + std::to_string(at) + ")";
+      internal::Fail(object, "values[" + std::to_string(at) + "]",
+                     where + ": " + NumberText(x) + " " + problem + " (spec " +
+                         internal::Quoted(spec.spec_type) + " is " + target +
+                         "; a conversion must not change a value)");
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+template <class From>
+ValueArray ConvertValues(std::span<const From> values, const Spec& spec,
+                         std::vector<uint8_t> validity, const std::string& object,
+                         int64_t first_step) {
+  static_assert(std::is_arithmetic_v<From> && !std::is_same_v<From, bool>);
+  // Each conversion reads `validity` before the array takes it.
+  auto make = [&](DType dtype, auto to) {
+    using To = decltype(to);
+    std::vector<To> data = ConvertChecked<To, From>(values, spec, validity, object, first_step);
+    return ValueArray(dtype, std::move(data), std::move(validity));
+  };
+  switch (spec.dtype) {
+    case DType::kBool:
+    case DType::kUint8:
+      return make(spec.dtype, uint8_t{});
+    case DType::kInt8:
+      return make(spec.dtype, int8_t{});
+    case DType::kInt16:
+      return make(spec.dtype, int16_t{});
+    case DType::kInt32:
+    case DType::kEnum:
+      return make(spec.dtype, int32_t{});
+    case DType::kUint16:
+      return make(spec.dtype, uint16_t{});
+    case DType::kUint32:
+      return make(spec.dtype, uint32_t{});
+    case DType::kFloat32:
+      return make(spec.dtype, float{});
+    case DType::kFloat64:
+      return make(spec.dtype, double{});
+    case DType::kStr:
+      break;
+  }
+  internal::Fail(object, "values",
+                 "numbers given for the str spec " + internal::Quoted(spec.spec_type) +
+                     " (give text: a number is not converted to text)");
+}
+
+#define TIMEF_CONVERT_VALUES(T)                                                               \
+  template ValueArray ConvertValues<T>(std::span<const T>, const Spec&, std::vector<uint8_t>, \
+                                       const std::string&, int64_t);
+TIMEF_CONVERT_VALUES(int8_t)
+TIMEF_CONVERT_VALUES(int16_t)
+TIMEF_CONVERT_VALUES(int32_t)
+TIMEF_CONVERT_VALUES(int64_t)
+TIMEF_CONVERT_VALUES(uint8_t)
+TIMEF_CONVERT_VALUES(uint16_t)
+TIMEF_CONVERT_VALUES(uint32_t)
+TIMEF_CONVERT_VALUES(uint64_t)
+TIMEF_CONVERT_VALUES(float)
+TIMEF_CONVERT_VALUES(double)
+#undef TIMEF_CONVERT_VALUES
 
 }  // namespace timef::model

@@ -20,8 +20,8 @@ std::string AtOffset(std::uint64_t offset) { return "offset " + std::to_string(o
 
 [[noreturn]] void ThrowErrno(const std::filesystem::path& path, std::string where,
                              const std::string& action, int err) {
-  throw FileError(ErrorSite{path, "", std::move(where)}, action + ": " + std::strerror(err),
-                  std::error_code(err, std::generic_category()));
+  ThrowFileError(ErrorSite{path, "", std::move(where)}, action + ": " + std::strerror(err),
+                 std::error_code(err, std::generic_category()));
 }
 
 // An open file descriptor, closed on destruction.

@@ -5,6 +5,7 @@
 
 #include "core/checksum.h"
 #include "legacy/materialize.h"
+#include "manifest/release_directory.h"
 #include "reader/payload_sources.h"
 #include "reader/reader_state.h"
 #include "timef/error.h"
@@ -32,7 +33,7 @@ std::int64_t SizeOrThrow(const fs::path& file) {
   std::error_code ec;
   const auto size = fs::file_size(file, ec);
   if (ec == std::errc::no_such_file_or_directory) {
-    throw FileError({.file = file}, "listed in manifest.json but missing", ec);
+    throw MissingFileError({.file = file}, "listed in manifest.json but missing");
   }
   if (ec) throw FileError({.file = file}, "cannot read its size: " + ec.message(), ec);
   return static_cast<std::int64_t>(size);
@@ -41,6 +42,9 @@ std::int64_t SizeOrThrow(const fs::path& file) {
 }  // namespace
 
 Reader Reader::Open(const fs::path& release_dir, const ReaderOptions& options) {
+  // A dataset directory or registry root given instead is named for what it is (before the
+  // legacy probe, which reads manifest.json).
+  manifest::CheckReleaseDirectory(release_dir);
   if (IsLegacyRelease(release_dir)) {
     // docs/format.md §15.1: read through the native form the upgrade would write.
     legacy::MaterializedRelease native = legacy::Materialize(release_dir);

@@ -58,10 +58,9 @@ ResolvedSources ResolvePayloadSources(const fs::path& release_dir, const manifes
     const fs::path source_manifest_file = source.dir / manifest::kManifestFileName;
     std::error_code ec;
     if (!fs::is_directory(source.dir, ec)) {
-      throw FileError({.file = source.dir},
-                      "payload source " + ref_text + " of " + own_manifest.string() +
-                          " is missing (sources root " + root->string() + ")",
-                      std::make_error_code(std::errc::no_such_file_or_directory));
+      throw MissingFileError({.file = source.dir},
+                             "payload source " + ref_text + " of " + own_manifest.string() +
+                                 " is missing (sources root " + root->string() + ")");
     }
     const manifest::Manifest source_manifest = manifest::ReadManifest(source_manifest_file);
     source.pins = pins;
@@ -81,7 +80,8 @@ ResolvedSources ResolvePayloadSources(const fs::path& release_dir, const manifes
       const fs::path file = source.dir / pin.path;
       const auto size = fs::file_size(file, ec);
       if (ec == std::errc::no_such_file_or_directory) {
-        throw FileError({.file = file}, "pinned by " + own_manifest.string() + " but missing", ec);
+        throw MissingFileError({.file = file},
+                               "pinned by " + own_manifest.string() + " but missing");
       }
       if (ec) throw FileError({.file = file}, "cannot read its size: " + ec.message(), ec);
       if (static_cast<std::int64_t>(size) != pin.size) {

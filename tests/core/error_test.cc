@@ -33,6 +33,7 @@ TEST(ErrorTest, HierarchyMatchesFormatSection12) {
   EXPECT_TRUE((std::is_base_of_v<ValidationError, NotFoundError>));
   EXPECT_TRUE((std::is_base_of_v<Error, FormatError>));
   EXPECT_TRUE((std::is_base_of_v<FormatError, FileError>));
+  EXPECT_TRUE((std::is_base_of_v<FileError, MissingFileError>));
   EXPECT_TRUE((std::is_base_of_v<FormatError, ManifestError>));
   EXPECT_TRUE((std::is_base_of_v<Error, ReaderError>));
   EXPECT_FALSE((std::is_base_of_v<FormatError, ValidationError>));
@@ -46,6 +47,31 @@ TEST(ErrorTest, FileErrorCarriesCode) {
     throw e;
   } catch (const FormatError& caught) {
     EXPECT_STREQ(caught.what(), "x/manifest.json: missing");
+  }
+}
+
+TEST(ErrorTest, MissingFileErrorAlwaysCarriesNoSuchFile) {
+  MissingFileError e(ErrorSite{.file = "x/manifest.json"}, "no such file");
+  EXPECT_EQ(e.code(), std::errc::no_such_file_or_directory);
+  EXPECT_STREQ(e.what(), "x/manifest.json: no such file");
+}
+
+TEST(ErrorTest, ThrowFileErrorPicksMissingFileErrorForAnAbsentFile) {
+  try {
+    ThrowFileError({.file = "a"}, "cannot open",
+                   std::make_error_code(std::errc::no_such_file_or_directory));
+  } catch (const MissingFileError& e) {
+    EXPECT_STREQ(e.what(), "a: cannot open");
+  } catch (...) {
+    ADD_FAILURE() << "not a MissingFileError";
+  }
+  try {
+    ThrowFileError({.file = "a"}, "cannot open",
+                   std::make_error_code(std::errc::permission_denied));
+  } catch (const MissingFileError&) {
+    ADD_FAILURE() << "a denied file is not missing";
+  } catch (const FileError& e) {
+    EXPECT_EQ(e.code(), std::errc::permission_denied);
   }
 }
 

@@ -183,6 +183,11 @@ expect_not_in tasks_split "$scratch/tasks_split.out" " train "
 run tasks_limit 0 tasks "$release" --limit 3
 expect_lines tasks_limit "$scratch/tasks_limit.out" 4
 run tasks_bad_type 2 tasks "$release" --type regression
+# An unknown name lists the allowed ones (from the enumeration's one name table).
+expect_in tasks_bad_type "$scratch/tasks_bad_type.err" \
+  "--type: regression not in {classification,answer,scalar_prediction,temporal_localization,forecasting,ts_editing,ts_generation,ts_correspondence}"
+run tasks_bad_split 2 tasks "$release" --split holdout
+expect_in tasks_bad_split "$scratch/tasks_bad_split.err" "--split: holdout not in {train,validation,test}"
 run tasks_json 0 tasks "$release" --type classification --format json
 expect_lines tasks_json "$scratch/tasks_json.out" 1
 expect_in tasks_json "$scratch/tasks_json.out" '{"id":1,"type":"classification","split":"train","inputs":[1],"prompt_bytes":'

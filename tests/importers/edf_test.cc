@@ -82,11 +82,11 @@ void ExpectMatchesEdflib(const model::Record& record, const EdflibRead& oracle, 
     EXPECT_EQ(got.content()->value().text().Read(), std::string(want.annotation));
     const int64_t onset_us = want.onset / 10;
     if (want.duration_l >= 0) {
-      EXPECT_EQ(got.key(), "label");
+      EXPECT_EQ(got.key(), "label_interval");
       EXPECT_EQ(got.span(), model::AnnotationSpan(
                                 model::TimeInterval{onset_us, onset_us + want.duration_l / 10}));
     } else {
-      EXPECT_EQ(got.key(), "label_point");
+      EXPECT_EQ(got.key(), "label");
       EXPECT_EQ(got.span(), model::AnnotationSpan(model::TimePoint{onset_us}));
     }
   }
@@ -133,7 +133,7 @@ TEST_F(EdfImportTest, EdfPlusValuesAnnotationsAndStartMatchEdflib) {
 TEST_F(EdfImportTest, KeepDigitalStoresEdflibsIntegersWithGainAndOffset) {
   const fs::path file = scratch_.path() / "digital.edf";
   WriteWithEdflib(file, EdfPlusSpec());
-  EdfImportOptions options;
+  ReadOptions options;
   options.keep_digital = true;
   auto record = ReadEdf(file, options);
   ExpectMatchesEdflib(*record, ReadWithEdflib(file), /*digital=*/true);
@@ -178,7 +178,7 @@ TEST_F(EdfImportTest, PlainEdfAndBdfFamilies) {
     const EdflibRead oracle = ReadWithEdflib(file);
     ASSERT_EQ(oracle.hdr.filetype, c.filetype);
     for (bool digital : {false, true}) {
-      EdfImportOptions options;
+      ReadOptions options;
       options.keep_digital = digital;
       auto record = ReadEdf(file, options);
       ExpectMatchesEdflib(*record, oracle, digital);
@@ -225,13 +225,44 @@ TEST_F(EdfImportTest, ImportFilesWritesOneRecordPerFileReadableByTheReader) {
   }
 }
 
+TEST_F(EdfImportTest, ValuesStreamInPiecesOfBoundedSize) {
+  FileSpec spec;
+  spec.channels = {{"ECG II", 20000, -5.0, 5.0, -32768, 32767, "mV"},
+                   {"Resp chest", 10, -1.0, 1.0, -1000, 1000, "mV"}};
+  spec.records = 100;  // 2,000,000 ECG samples, 4 MB
+  const fs::path file = scratch_.path() / "long.edf";
+  WriteWithEdflib(file, spec);
+  const EdflibRead oracle = ReadWithEdflib(file);
+  auto record = ReadEdf(file);
+  for (size_t i = 0; i < 2; ++i) {
+    const model::Signal& signal = *record->Signals()[i];
+    std::vector<int64_t> sizes;
+    int64_t at = 0;
+    signal.VisitValues([&](model::ValueArray piece) {
+      sizes.push_back(piece.size());
+      const auto values = piece.values<float>();
+      for (int64_t k = 0; k < piece.size(); ++k, ++at) {
+        ASSERT_EQ(values[k], PhysicalOf(oracle.digital[i][at], oracle.hdr.signalparam[i]));
+      }
+    });
+    EXPECT_EQ(at, signal.n_values());
+    // Blocks of about 1 MiB of the file: at most 512 Ki 16-bit samples per piece.
+    for (int64_t size : sizes) {
+      EXPECT_LE(size, int64_t{1} << 19);
+    }
+    if (i == 0) {
+      EXPECT_GE(sizes.size(), 4u);
+    }
+  }
+}
+
 TEST_F(EdfImportTest, UnknownUnitIsStoredAsUnknownWithAWarning) {
   FileSpec spec = EdfPlusSpec();
   spec.channels[3].unit = "furlongs";
   const fs::path file = scratch_.path() / "unit.edf";
   WriteWithEdflib(file, spec);
   std::vector<std::string> warnings;
-  EdfImportOptions options;
+  ReadOptions options;
   options.warn = [&](const std::string& w) { warnings.push_back(w); };
   auto record = ReadEdf(file, options);
   ASSERT_EQ(warnings.size(), 1u);
@@ -267,7 +298,7 @@ TEST_F(EdfImportTest, ConflictingSpecsNameBothFilesAndTheOverrideResolvesThem) {
   }
   EXPECT_FALSE(fs::exists(root / "test" / "conflict" / "1.0.0"));
   ImportOptions options;
-  options.edf.spec_types["EEG Fpz-Cz"] = "eeg_fpz";
+  options.read.spec_types["EEG Fpz-Cz"] = "eeg_fpz";
   ImportFiles(ImportFormat::kEdf, {fa}, card, root, options);
   EXPECT_TRUE(fs::exists(root / "test" / "conflict" / "1.0.0" / "manifest.json"));
 }

@@ -1,17 +1,16 @@
 #!/usr/bin/env bash
-# Usage: readme_test.sh README.md SCRATCH_DIR CXX INCLUDE_DIR GENERATED_INCLUDE_DIR LIB_DIR [FLAGS]
-# (FLAGS: the sanitizer flags of a sanitizer build, which the program must be built with too.)
+# Usage: readme_test.sh README.md SCRATCH_DIR CXX PC_DIR [FLAGS]
+# (PC_DIR: the build tree, holding its timef.pc; FLAGS: the sanitizer flags of a sanitizer build,
+# which the program must be built with too.)
 # Extracts the C++ program of README.md's "Quick start" (the first ```cpp block after the
-# "### C++" heading of that section), builds it as the README says, against the build tree's
-# headers and libtimef.so, runs it in an empty directory and checks what it prints.
+# "### C++" heading of that section), builds it as the README says (`pkg-config --cflags --libs
+# timef`), with the build tree's timef.pc, runs it in an empty directory and checks what it prints.
 set -u
 readme=$1
 scratch=$2
 cxx=$3
-include=$4
-generated=$5
-libdir=$6
-read -r -a extra_flags <<<"${7:-}"
+pc_dir=$4
+read -r -a extra_flags <<<"${5:-}"
 rm -rf "$scratch" && mkdir -p "$scratch"
 
 awk '
@@ -25,8 +24,11 @@ awk '
 lines=$(wc -l <"$scratch/first.cc")
 [ "$lines" -le 45 ] || { echo "FAIL: the quick start has $lines lines" >&2; exit 1; }
 
-"$cxx" -std=c++20 -Wall -Wextra "${extra_flags[@]}" -I"$include" -I"$generated" "$scratch/first.cc" -L"$libdir" \
-  -ltimef -Wl,-rpath,"$libdir" -o "$scratch/first" >"$scratch/build.log" 2>&1 ||
+flags=$(PKG_CONFIG_PATH=$pc_dir pkg-config --cflags --libs timef) ||
+  { echo "FAIL: pkg-config --cflags --libs timef with $pc_dir/timef.pc" >&2; exit 1; }
+# shellcheck disable=SC2086  # the flags are a list of words
+"$cxx" -Wall -Wextra "${extra_flags[@]}" "$scratch/first.cc" $flags -o "$scratch/first" \
+  >"$scratch/build.log" 2>&1 ||
   { echo "FAIL: the quick start does not build:" >&2; cat "$scratch/build.log" >&2; exit 1; }
 (cd "$scratch" && ./first) >"$scratch/run.out" 2>&1 ||
   { echo "FAIL: the quick start exited $?:" >&2; cat "$scratch/run.out" >&2; exit 1; }

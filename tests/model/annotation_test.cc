@@ -95,9 +95,10 @@ TEST(AnnotationTest, TimeSpansNeedATimeline) {
   u.notes_record->set_time_span(TimeInterval{0, 10});
   u.notes_record->Annotate(Content("word"), TimeInterval{0, 1});
   EXPECT_NO_THROW(u.dataset->Validate());
-  // A record without time span but with a regular signal has one too.
+  // A record without time span but with a non-ordinal signal has one too (a span within the
+  // signals' extent, AnnotationTest.SpansLieInsideTheSignalsExtentWithoutATimeSpan).
   auto v = MakeSample();
-  v.hr_record->Annotate(Content("late"), TimePoint{99'000'000});
+  v.hr_record->Annotate(Content("late"), TimePoint{3'000'000});
   EXPECT_NO_THROW(v.dataset->Validate());
 }
 
@@ -117,6 +118,49 @@ TEST(AnnotationTest, SpansLieInsideTheRecordTimeSpan) {
   auto v = MakeSample();
   v.lead_i->Annotate(v.af_label, TimeInterval{9'000'000, 10'000'000});
   EXPECT_NO_THROW(v.dataset->Validate());
+}
+
+// Without a time span, the record's extent runs from its signals' first sample to one sample period
+// past their last (docs/format.md §14.1 "Annotations outside their record").
+TEST(AnnotationTest, SpansLieInsideTheSignalsExtentWithoutATimeSpan) {
+  // hr_record: irregular samples at 0, 0.9, 2.0, 3.1 s (mean spacing 1,033,333 µs), no time span.
+  auto s = MakeSample();
+  s.hr_record->Annotate(Content("beat", AnnotationValue::OfInteger(1)), TimePoint{99'000'000'000});
+  EXPECT_VALIDATION_ERROR_MSG(s.dataset->Validate(), "record at position 1", "annotations[1].span",
+                              "annotation 'beat': the span point 99000000000 lies outside "
+                              "record at position 1's extent");
+  try {
+    s.dataset->Validate();
+  } catch (const ValidationError& e) {
+    EXPECT_THAT(std::string(e.what()), ::testing::HasSubstr("[0, 4133333) µs"));
+  }
+  auto t = MakeSample();
+  t.hr_a->Annotate(Content("artifact"), TimeInterval{3'000'000, 4'200'000});
+  EXPECT_VALIDATION_ERROR(t.dataset->Validate(), "signal 'hr_a'", "annotations[1].span");
+  auto u = MakeSample();
+  u.hr_record->Annotate(Content("early"), TimePoint{-1});
+  EXPECT_VALIDATION_ERROR(u.dataset->Validate(), "record at position 1", "annotations[1].span");
+  // Within one sample period past the last sample, and an interval ending at the extent's end.
+  auto v = MakeSample();
+  v.hr_record->Annotate(Content("late"), TimePoint{4'133'332});
+  v.hr_b->Annotate(Content("all"), TimeInterval{0, 4'133'333});
+  EXPECT_NO_THROW(v.dataset->Validate());
+  // A regular signal at 1 s: 10 samples reach [0, 10 s); the extent is the union over signals.
+  auto w = MakeSample();
+  auto record = w.dataset->AddRecord();
+  auto source = record->AddSource("s");
+  auto spec = Spec::Make({.spec_type = "temp", .dtype = DType::kFloat32});
+  source->AddSignal(std::make_shared<Signal>("a", spec, TimeAxis::Regular(1'000'000),
+                                             ValueArray::Of<float>(std::vector<float>(10, 1))));
+  source->AddSignal(std::make_shared<Signal>("b", spec, TimeAxis::Regular(1'000'000, 1, 20),
+                                             ValueArray::Of<float>(std::vector<float>(2, 1))));
+  // Between a and b: inside the extent (first sample of any signal to past the last of any).
+  record->Annotate(Content("gap"), TimePoint{15'000'000});
+  record->Annotate(Content("end"), TimeInterval{20'000'000, 22'000'000});
+  EXPECT_NO_THROW(w.dataset->Validate());
+  record->Annotate(Content("past"), TimePoint{22'000'000});
+  EXPECT_VALIDATION_ERROR_MSG(w.dataset->Validate(), "record at position 4", "annotations[2].span",
+                              "[0, 22000000) µs");
 }
 
 TEST(AnnotationTest, AnOccurrenceBelongsToOneObject) {

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <span>
 
 #include "test_util.h"
 #include "timef/model.h"
@@ -50,6 +51,98 @@ TEST(ValueArrayTest, SliceKeepsDtypeShapeAndValidity) {
   auto empty = array.SliceSteps(2, 2, 2);
   EXPECT_EQ(empty.dtype(), DType::kFloat32);
   EXPECT_EQ(empty.size(), 0);
+}
+
+// ---- the checked conversion (docs/format.md §14.1 "Value conversions") ----
+
+template <class From>
+ValueArray Convert(std::vector<From> values, Spec spec, std::vector<uint8_t> validity = {},
+                   int64_t first_step = 0) {
+  spec.Check();
+  return ConvertValues(std::span<const From>(values), spec, std::move(validity), "signal 'lead'",
+                       first_step);
+}
+
+Spec Scalar(DType dtype) { return {.spec_type = "x", .dtype = dtype}; }
+
+TEST(ConvertValuesTest, FiniteToInfiniteIsRefusedAndRoundingIsNot) {
+  EXPECT_VALIDATION_ERROR_MSG(Convert<double>({1.0, 1e300}, Scalar(DType::kFloat32)),
+                              "signal 'lead'", "values[1]", "step 1: 1e+300 is too large");
+  EXPECT_VALIDATION_ERROR_MSG(Convert<double>({-1e300}, Scalar(DType::kFloat32)), "signal 'lead'",
+                              "values[0]", "become -inf");
+  // Rounding to the nearest float32 is not a change of meaning.
+  const ValueArray rounded = Convert<double>({0.1, 3.4028234663852886e38}, Scalar(DType::kFloat32));
+  EXPECT_EQ(rounded.values<float>()[0], 0.1f);
+  EXPECT_EQ(rounded.values<float>()[1], std::numeric_limits<float>::max());
+  // NaN stays NaN, infinities stay infinite, -0.0 stays -0.0.
+  const double inf = std::numeric_limits<double>::infinity();
+  const ValueArray kept = Convert<double>({std::nan(""), -inf, -0.0}, Scalar(DType::kFloat32));
+  EXPECT_TRUE(std::isnan(kept.values<float>()[0]));
+  EXPECT_EQ(kept.values<float>()[1], -std::numeric_limits<float>::infinity());
+  EXPECT_TRUE(std::signbit(kept.values<float>()[2]));
+  // Integers to floats round too; float32 to float64 is exact.
+  EXPECT_EQ(Convert<int64_t>({(int64_t{1} << 53) + 1}, Scalar(DType::kFloat64)).values<double>()[0],
+            9007199254740992.0);
+  EXPECT_EQ(Convert<float>({1.5f}, Scalar(DType::kFloat64)).values<double>()[0], 1.5);
+}
+
+TEST(ConvertValuesTest, FloatsIntoIntegersMustBeWholeAndFinite) {
+  EXPECT_VALIDATION_ERROR_MSG(Convert<double>({1.0, 2.5}, Scalar(DType::kInt16)), "signal 'lead'",
+                              "values[1]", "step 1: 2.5 is fractional");
+  EXPECT_VALIDATION_ERROR_MSG(Convert<double>({std::nan("")}, Scalar(DType::kInt32)),
+                              "signal 'lead'", "values[0]", "NaN has no int32 value");
+  EXPECT_VALIDATION_ERROR_MSG(
+      Convert<float>({std::numeric_limits<float>::infinity()}, Scalar(DType::kUint8)),
+      "signal 'lead'", "values[0]", "an infinity");
+  EXPECT_VALIDATION_ERROR_MSG(Convert<double>({3e9}, Scalar(DType::kInt32)), "signal 'lead'",
+                              "values[0]", "outside the range of int32");
+  EXPECT_EQ(Convert<double>({-3.0, 0.0, -0.0}, Scalar(DType::kInt8)),
+            ValueArray::Of<int8_t>({-3, 0, 0}));
+}
+
+TEST(ConvertValuesTest, IntegersOutOfTheTargetRangeAreRefused) {
+  EXPECT_VALIDATION_ERROR_MSG(Convert<int64_t>({300, -1000}, Scalar(DType::kInt8)), "signal 'lead'",
+                              "values[0]", "step 0: 300 is outside the range");
+  EXPECT_VALIDATION_ERROR_MSG(Convert<int64_t>({5, -1000}, Scalar(DType::kInt8)), "signal 'lead'",
+                              "values[1]", "-1000");
+  EXPECT_VALIDATION_ERROR_MSG(Convert<int64_t>({-1, 70000}, Scalar(DType::kUint16)),
+                              "signal 'lead'", "values[0]", "-1 is outside the range of uint16");
+  EXPECT_VALIDATION_ERROR_MSG(Convert<int64_t>({7, 70000}, Scalar(DType::kUint16)), "signal 'lead'",
+                              "values[1]", "70000");
+  EXPECT_VALIDATION_ERROR_MSG(Convert<int64_t>({3000000000}, Scalar(DType::kInt32)),
+                              "signal 'lead'", "values[0]", "3000000000");
+  EXPECT_VALIDATION_ERROR_MSG(
+      Convert<uint64_t>({std::numeric_limits<uint64_t>::max()}, Scalar(DType::kUint32)),
+      "signal 'lead'", "values[0]", "18446744073709551615");
+  EXPECT_VALIDATION_ERROR_MSG(Convert<int64_t>({0, 2}, Scalar(DType::kBool)), "signal 'lead'",
+                              "values[1]", "a bool value is 0 or 1");
+  EXPECT_EQ(Convert<int64_t>({-128, 127}, Scalar(DType::kInt8)),
+            ValueArray::Of<int8_t>({-128, 127}));
+  EXPECT_EQ(Convert<uint8_t>({1, 0}, Scalar(DType::kBool)), ValueArray::Bools({true, false}));
+  EXPECT_EQ(Convert<int64_t>({4294967295}, Scalar(DType::kUint32)),
+            ValueArray::Of<uint32_t>({4294967295u}));
+}
+
+TEST(ConvertValuesTest, EnumCodesMustBeCategories) {
+  const Spec spec{.spec_type = "rhythm", .dtype = DType::kEnum, .categories = {"AF", "NORM"}};
+  // 2^32 + 1 would wrap to the valid code 1 in an int32.
+  EXPECT_VALIDATION_ERROR_MSG(Convert<int64_t>({0, 4294967297}, spec), "signal 'lead'", "values[1]",
+                              "4294967297 is outside the 2 categories");
+  EXPECT_VALIDATION_ERROR_MSG(Convert<int64_t>({-1}, spec), "signal 'lead'", "values[0]",
+                              "categories");
+  EXPECT_EQ(Convert<uint8_t>({1, 0}, spec), ValueArray::EnumCodes({1, 0}));
+}
+
+TEST(ConvertValuesTest, NullStepsAreNotCheckedAndStepsCountFromThePiece) {
+  Spec nullable = Scalar(DType::kInt8);
+  nullable.nullable = true;
+  EXPECT_EQ(Convert<double>({1.0, std::nan("")}, nullable, {1, 0}),
+            ValueArray::Of<int8_t>({1, 0}, {1, 0}));
+  // A value-shaped spec names the step and the scalar; a piece counts from its first step.
+  const Spec shaped{.spec_type = "acc", .dtype = DType::kInt8, .value_shape = {3}};
+  EXPECT_VALIDATION_ERROR_MSG(Convert<int64_t>({0, 0, 0, 0, 200, 0}, shaped, {}, 10),
+                              "signal 'lead'", "values[34]", "step 11 (scalar 34): 200");
+  EXPECT_VALIDATION_ERROR(Convert<double>({1.0}, Scalar(DType::kStr)), "signal 'lead'", "values");
 }
 
 TEST(ConformValuesTest, DtypeAndCountMustMatch) {

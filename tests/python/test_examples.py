@@ -40,3 +40,19 @@ def test_spectrogram_on_zarr(tmp_path):
     with timef.TimeFReader.open(release) as r:
         hr = r.get(timef.Signal, 2).to_numpy()
         assert list(hr.mask.nonzero()[0]) == [5, 6, 40]
+
+
+def test_train_ecg(tmp_path):
+    release = run("write_ecg.py", tmp_path).strip()
+    printed = run("train_ecg.py", release, "--epochs", 2).splitlines()
+    assert printed[0] == "3 training tasks, classes ['af', 'normal'], 12 leads"
+    losses = []
+    for epoch, line in zip((1, 2), printed[1:3]):
+        head, loss = line.rsplit(" ", 1)
+        assert head == f"epoch {epoch}: 3 samples, mean loss"
+        losses.append(float(loss))
+    assert all(0 < loss < 10 for loss in losses)
+    assert printed[3] == "checkpoint: epoch 1, global position 3"
+    right, total = printed[4].removeprefix("test: ").removesuffix(" correct").split("/")
+    assert total == "1" and right in ("0", "1")
+    assert len(printed) == 5

@@ -35,8 +35,8 @@ def test_read_edf_values_annotations_and_metadata(inputs):
     assert got.dtype == np.float32 and np.array_equal(got, want)
     assert record.start_time_us == 1615734566123400
     labels = [(a.key, a.value) for a in record.annotations]
-    assert ("label_point", "Recording starts") in labels
-    assert ("label", "Sleep stage W") in labels
+    assert ("label", "Recording starts") in labels
+    assert ("label_interval", "Sleep stage W") in labels
     stage = next(a for a in record.annotations if a.value == "Sleep stage W")
     assert (stage.span.start_us, stage.span.end_us) == (1_250_000, 1_750_000)
     assert record.metadata["edf"]["format"] == "EDF+C"

@@ -170,6 +170,9 @@ def test_labels_are_the_same_in_every_split_and_process(labelled):
                          multiprocessing_context=multiprocessing.get_context("spawn"))}
     assert sorted(labels.values()) == [0, 1]  # af, noise
     assert "values" not in test[0]
+    validation = TaskDataset(labelled, task_type="scalar_prediction")
+    assert len(validation) == len(RHYTHMS) and validation.classes == test.classes
+    assert {validation[i]["task_type"] for i in range(len(validation))} == {"scalar_prediction"}
 
 
 def test_regression_targets_and_transform(labelled):

@@ -383,11 +383,19 @@ TEST(ContractsTest, HydrationErrorsNameTheTable) {
                      std::to_string(*w->fixture.classify->id())});
   Reader reader = Reader::Open(w->result.release_dir);
   const std::string spec = FormatErrorMessage([&] { reader.GetRecord(*w->fixture.ecg->id()); });
-  EXPECT_TRUE(spec.starts_with("signals: dtype: unknown value 'float99'")) << spec;
+  // Each names the allowed values too, from the enumeration's one name table.
+  EXPECT_TRUE(
+      spec.starts_with("signals: dtype: unknown value 'float99' (expected one of bool, "
+                       "int8, int16, int32, uint8, uint16, uint32, float32, float64, str, "
+                       "enum)"))
+      << spec;
   const std::string axis = FormatErrorMessage([&] { reader.GetRecord(*w->fixture.vitals->id()); });
-  EXPECT_TRUE(axis.starts_with("axes: axis_type: unknown value 'sideways'")) << axis;
+  EXPECT_TRUE(axis.starts_with("axes: axis_type: unknown value 'sideways' (expected one of "))
+      << axis;
   const std::string task = FormatErrorMessage([&] { reader.GetTask(*w->fixture.classify->id()); });
-  EXPECT_TRUE(task.starts_with("tasks: split: unknown value 'holdout'")) << task;
+  EXPECT_TRUE(task.starts_with(
+      "tasks: split: unknown value 'holdout' (expected one of train, validation, test)"))
+      << task;
 
   auto other = testing::WriteFixture();
   TamperCatalog(other->result.release_dir,

@@ -283,13 +283,51 @@ TEST(ReaderIntegrityTest, MissingOrResizedFileFailsOpenNamingIt) {
   try {
     Reader::Open(dir);
     FAIL();
-  } catch (const FileError& e) {
+  } catch (const MissingFileError& e) {
     EXPECT_EQ(*e.path(), shard);
     EXPECT_EQ(e.code(), std::make_error_code(std::errc::no_such_file_or_directory));
   }
   fs::rename(dir / "moved", shard);
   std::ofstream(shard, std::ios::app) << "x";
   EXPECT_THROW(Reader::Open(dir), FileError);
+}
+
+TEST(ReaderIntegrityTest, MissingManifestIsAMissingFileError) {
+  TempDir dir;
+  try {
+    Reader::Open(dir.path() / "nowhere");
+    FAIL();
+  } catch (const MissingFileError& e) {
+    EXPECT_EQ(*e.path(), dir.path() / "nowhere" / "manifest.json");
+    EXPECT_EQ(e.problem(), "no such file");
+  }
+}
+
+// A directory above releases is named for what it is, with what it holds (as the CLI says).
+TEST(ReaderIntegrityTest, OpenOnADatasetOrRegistryDirectoryNamesTheReleasesInside) {
+  auto w = testing::WriteFixture();
+  const fs::path release = w->result.release_dir;
+  const fs::path dataset = release.parent_path();
+  const std::string example = " (pass a version directory, e.g. " + release.string() + ")";
+  try {
+    Reader::Open(dataset);
+    FAIL();
+  } catch (const MissingFileError& e) {
+    EXPECT_EQ(e.problem(),
+              "not a release directory (no manifest.json) but a dataset directory; its versions: " +
+                  release.filename().string() + example);
+  }
+  try {
+    Reader::Open(w->root.path());
+    FAIL();
+  } catch (const MissingFileError& e) {
+    const std::string listed = fs::relative(dataset, w->root.path()).generic_string() + " (" +
+                               release.filename().string() + ")";
+    EXPECT_EQ(e.problem(),
+              "not a release directory (no manifest.json) but a registry root; its "
+              "datasets: " +
+                  listed + example);
+  }
 }
 
 TEST(ReaderIntegrityTest, ManifestPathWithDotDotIsRefused) {

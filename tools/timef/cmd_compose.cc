@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "core/enum_table.h"
 #include "options.h"
 #include "progress.h"
 #include "release_dir.h"
@@ -50,7 +51,7 @@ void AddBackendOption(CLI::App& cmd, std::string& backend) {
   cmd.add_option("--values-backend", backend,
                  "Backend of the values this release writes itself: parquet (default) or zarr "
                  "(N-D specs, no str)")
-      ->check(CLI::IsMember({"parquet", "zarr"}));
+      ->check(CLI::IsMember(core::EnumNames<manifest::ValuesBackend>()));
 }
 
 // Where the new release goes: --root / $TIMEF_ROOT, else the registry holding `reader`'s release.

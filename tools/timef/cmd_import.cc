@@ -111,17 +111,17 @@ int RunImport(const ImportArgs& args) {
 
   ProgressBar bar;  // draws only when stderr is a terminal
   ImportOptions options;
-  options.edf.keep_digital = args.keep_digital;
-  options.edf.checksum = !args.no_checksum;
+  options.read.keep_digital = args.keep_digital;
+  options.read.checksum = !args.no_checksum;
   for (const std::string& mapping : args.spec_types) {
     const size_t eq = mapping.rfind('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == mapping.size()) {
       throw ValidationError(ErrorSite{.object = "timef import", .where = "--spec-type"},
                             "expected LABEL=SPEC_TYPE, got '" + mapping + "'");
     }
-    options.edf.spec_types[mapping.substr(0, eq)] = mapping.substr(eq + 1);
+    options.read.spec_types[mapping.substr(0, eq)] = mapping.substr(eq + 1);
   }
-  options.edf.warn = [&bar](const std::string& warning) {
+  options.read.warn = [&bar](const std::string& warning) {
     bar.Finish();
     fmt::print(stderr, "warning: {}\n", warning);
   };

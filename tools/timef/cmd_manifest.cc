@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "dataset_text.h"
+#include "manifest/release_directory.h"
 #include "release_dir.h"
 #include "table.h"
 #include "timef/error.h"
@@ -22,7 +23,7 @@ namespace {
 // A release directory stands for its manifest.json.
 std::filesystem::path ManifestPath(const std::string& argument) {
   std::filesystem::path path(argument);
-  CheckReleaseDirectory(path);
+  manifest::CheckReleaseDirectory(path);
   std::error_code ignored;
   if (std::filesystem::is_directory(path, ignored)) return path / manifest::kManifestFileName;
   return path;

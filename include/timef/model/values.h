@@ -159,6 +159,24 @@ class PieceLoaderValues final : public SignalValues {
 // when any part has nulls. ValidationError for a part of another dtype.
 ValueArray ConcatSteps(DType dtype, const std::vector<ValueArray>& parts, int64_t step_width);
 
+// ---- checked conversion (docs/format.md §14.1 "Value conversions") ----
+//
+// Numbers held as another C++ type (any of int8_t … int64_t, uint8_t … uint64_t, float, double)
+// stored as `spec`'s dtype — the one conversion every path that takes values goes through (the
+// Python module's arrays, whole or in pieces). A conversion that would change a value's meaning
+// is a ValidationError naming `object` (the signal) and the first offending step: a finite value
+// that would become infinite (1e300 into float32), a non-NaN that would become NaN, a NaN, an
+// infinity or a fractional value into an integer dtype, an integer outside the target's range
+// (300 into int8, -1 into uint16, 3e9 into int32), a value other than 0 or 1 into bool, an enum
+// code outside [0, categories). Rounding to the nearest float (float64 into float32, a large
+// integer into float32 or float64) is not an error. Steps whose validity byte is 0 (null) are not
+// checked and store 0. `first_step` numbers the steps of a piece in messages. ValidationError for
+// a str spec (no number becomes text).
+template <class From>
+ValueArray ConvertValues(std::span<const From> values, const Spec& spec,
+                         std::vector<uint8_t> validity, const std::string& object,
+                         int64_t first_step = 0);
+
 // ---- template definitions ----
 
 namespace values_detail {
