@@ -2,18 +2,20 @@
 // file of the hello-world release (manifest, catalog, a values shard of each end, both payload
 // files) is truncated at 10 offsets and has one byte flipped at 100 seeded positions spread over
 // the whole file (so every DuckDB block of the catalog is hit). Each mutation is read with Open,
-// Verify, a full eager Read and `timef cat`: the only acceptable outcomes are a typed FormatError
-// (FileError, ManifestError) or a dataset whose dump equals the pristine one.
+// Verify, a full eager Read and `timef cat` (run in-process): the only acceptable outcomes are a
+// typed FormatError (FileError, ManifestError) or a dataset whose dump equals the pristine one.
 //
 // A truncation is tried twice: as downloaded (the manifest still lists the old size, so Open must
 // refuse it) and "re-listed" (the manifest is rewritten with the truncated size, so the damage
 // reaches the decoders).
 //
 // ZarrBadInputMatrixTest runs the same matrix, sampled, over every file of hello-zarr's Zarr store.
+#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -25,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "commands.h"
 #include "support/scratch_dir.h"
 #include "timef/demo.h"
 #include "timef/error.h"
@@ -114,17 +117,47 @@ class BadInputMatrixTest : public ::testing::Test {
     }
   }
 
-  // `timef cat` must exit 0 or 1: never a signal, never the usage code for a well-formed call.
+  // `timef cat` must exit 0 or 1: never a crash, never the usage code for a well-formed call. It
+  // runs in this process (timef::cli::Run, what the executable's main calls) with stdout and
+  // stderr sent to /dev/null: a crash there fails the whole test binary.
   void CatMutated(const std::string& label, Tally& tally) {
     for (const int signal : {1, 2, 5}) {
       ++tally.cat_runs;
-      const std::string command = std::string("'") + TIMEF_CLI + "' cat '" + release_.string() +
-                                  "' --signal " + std::to_string(signal) +
-                                  " --steps 0:64 >/dev/null 2>&1";
-      const int status = std::system(command.c_str());
-      ASSERT_TRUE(WIFEXITED(status)) << label << ": timef cat died by signal " << WTERMSIG(status);
-      EXPECT_LE(WEXITSTATUS(status), 1) << label << ": timef cat --signal " << signal;
+      std::vector<std::string> args = {
+          "timef", "cat", release_.string(), "--signal", std::to_string(signal), "--steps", "0:64"};
+      std::vector<char*> argv;
+      for (std::string& arg : args) argv.push_back(arg.data());
+      argv.push_back(nullptr);
+      const int code = RunSilenced(static_cast<int>(args.size()), argv.data());
+      EXPECT_LE(code, 1) << label << ": timef cat --signal " << signal;
+      EXPECT_GE(code, 0) << label << ": timef cat --signal " << signal;
     }
+  }
+
+  // cli::Run with file descriptors 1 and 2 pointed at /dev/null for the call.
+  static int RunSilenced(int argc, char** argv) {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    const int saved_out = ::dup(1);
+    const int saved_err = ::dup(2);
+    if (null_fd < 0 || saved_out < 0 || saved_err < 0) {
+      ADD_FAILURE() << "cannot redirect the CLI's output";
+      return -1;
+    }
+    ::dup2(null_fd, 1);
+    ::dup2(null_fd, 2);
+    const int code = cli::Run(argc, argv);
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(stdout);
+    std::fflush(stderr);
+    ::dup2(saved_out, 1);
+    ::dup2(saved_err, 2);
+    ::close(saved_out);
+    ::close(saved_err);
+    ::close(null_fd);
+    return code;
   }
 
   // Rewrites the manifest so that `rel` is listed with `size` (checksum unchanged).

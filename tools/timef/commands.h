@@ -19,8 +19,13 @@ inline constexpr const char* kGroupVerify = "Verify";
 inline constexpr const char* kGroupCompose = "Compose";
 inline constexpr const char* kGroupWrite = "Write";
 
-// Set by the sub-command that parsing selected; called by main().
+// Set by the sub-command that parsing selected; called by Run().
 using Action = std::function<int()>;
+
+// Parses `argv` as `timef` does and runs the selected command; returns the exit code (kExit*).
+// Prints to stdout and stderr. Errors are caught and printed (never thrown), so a caller may run
+// it many times in one process (the bad-input matrix does).
+int Run(int argc, char** argv);
 
 // One per command group, each in its own cmd_<group>.cc.
 void RegisterManifestCommands(CLI::App& app, Action& action);  // timef manifest ...
