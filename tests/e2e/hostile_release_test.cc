@@ -290,5 +290,31 @@ TEST_F(HostileReleaseTest, ListedFileThatIsALinkIsRefusedWithoutShowingTheTarget
   EXPECT_THROW(Reader::Open(release_), FormatError);
 }
 
+// (e) Shards truncated under an open reader: today the next read of a mapped page killed the
+// process with SIGBUS. Now the read raises a FileError naming the shard.
+TEST_F(HostileReleaseTest, ShardTruncatedUnderAnOpenReaderIsAFileError) {
+  Reader reader = Reader::Open(release_);
+  std::vector<std::int64_t> ids;
+  for (std::int64_t id : reader.SignalIds()) {
+    if (reader.GetSignal(id)->has_values()) ids.push_back(id);
+  }
+  ASSERT_FALSE(ids.empty());
+  // Every shard is mapped now.
+  for (std::int64_t id : ids) (void)reader.GetSignal(id)->LoadValues();
+  for (const manifest::FilePart& shard : written_->result.manifest.files.time_series) {
+    fs::resize_file(release_ / shard.path, static_cast<std::uintmax_t>(shard.size) / 3);
+  }
+  int errors = 0;
+  for (std::int64_t id : ids) {
+    try {
+      (void)reader.GetSignal(id)->LoadValues();
+    } catch (const FileError& e) {
+      ++errors;
+      EXPECT_NE(std::string(e.what()).find("time_series/"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_GT(errors, 0);
+}
+
 }  // namespace
 }  // namespace timef
