@@ -26,6 +26,21 @@ def _check_id(value, what="id"):
     return i
 
 
+def _batch_size(call, value):
+    """A batch size: an int of at least 1 (ValidationError otherwise). Any larger int is accepted:
+    a batch holds at most what is read, so sizes beyond int64 mean "everything" and are clamped."""
+    if isinstance(value, bool):
+        raise _timef.ValidationError(f"{call}: batch_size is an int of at least 1, got {value!r}")
+    try:
+        size = operator.index(value)
+    except TypeError:
+        raise _timef.ValidationError(
+            f"{call}: batch_size is an int of at least 1, got {value!r}") from None
+    if size < 1:
+        raise _timef.ValidationError(f"{call}: batch_size is an int of at least 1, got {size!r}")
+    return min(size, _INT64_MAX)
+
+
 def _check_ids(values, what="ids"):
     if isinstance(values, (str, bytes)):
         raise _timef.ValidationError(f"{what}: expected a collection of int IDs, not a string")
@@ -177,9 +192,7 @@ class TimeFReader:
         storage order (``signal_ids``), each batch decoded on the reader's ``decode_threads``
         threads; no record objects are built. A signal stored without values gives None in
         ``arrays``. ValidationError (at the call) for a batch_size below 1."""
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-            raise _timef.ValidationError(
-                f"iter_values: batch_size is an int of at least 1, got {batch_size!r}")
+        batch_size = _batch_size("iter_values", batch_size)
         native = self._r
 
         def batches():
@@ -192,7 +205,7 @@ class TimeFReader:
     def iter_records(self, *, record_ids=None, batch_size=_timef.RECORD_BATCH_SIZE, load=None):
         """Yields Records, built batch_size at a time (every requested ID is checked first)."""
         ids = None if record_ids is None else _check_ids(record_ids, "record_ids")
-        stream = self._r.iter_records(ids, int(batch_size), _plan(load))
+        stream = self._r.iter_records(ids, _batch_size("iter_records", batch_size), _plan(load))
         while True:
             batch = stream.next_batch()
             if batch is None:
@@ -224,7 +237,7 @@ class TimeFReader:
         stream = self._r.iter_tasks(self._inputs(inputs), split, task_type,
                                     _modalities(required_modalities, "required_modalities"),
                                     _modalities(supported_modalities, "supported_modalities"),
-                                    int(batch_size), _plan(load))
+                                    _batch_size("iter_tasks", batch_size), _plan(load))
         while True:
             batch = stream.next_batch()
             if batch is None:

@@ -93,6 +93,95 @@ void CheckDataset(Connection& connection, const CatalogIdentity& expected) {
   }
 }
 
+// name -> the CREATE statement DuckDB stores for it (duckdb_tables().sql, duckdb_views().sql).
+using Definitions = std::map<std::string, std::string, std::less<>>;
+
+struct SchemaObjects {
+  Definitions tables;
+  Definitions views;
+  std::vector<std::string> others;  // macros and table macros, as "kind schema.name"
+};
+
+// Every object the database defines outside DuckDB's own, in any schema of the file.
+SchemaObjects ReadSchemaObjects(Connection& connection) {
+  SchemaObjects out;
+  auto read = [&](std::string_view sql, std::string_view what, Definitions& into) {
+    Result result = connection.Query(sql, what);
+    while (auto chunk = result.Next()) {
+      VarcharColumn name = chunk->Varchar(0);
+      VarcharColumn definition = chunk->Varchar(1);
+      for (idx_t row = 0; row < chunk->size(); ++row) {
+        into[std::string(name.Get(row))] = std::string(definition.Get(row));
+      }
+    }
+  };
+  // A table or view outside schema main is named with its schema, so it never matches.
+  read(
+      "SELECT CASE WHEN schema_name = 'main' THEN table_name ELSE schema_name || '.' || table_name "
+      "END, sql FROM duckdb_tables() WHERE database_name = current_database() AND NOT internal",
+      "duckdb_tables()", out.tables);
+  read(
+      "SELECT CASE WHEN schema_name = 'main' THEN view_name ELSE schema_name || '.' || view_name "
+      "END, sql FROM duckdb_views() WHERE database_name = current_database() AND NOT internal",
+      "duckdb_views()", out.views);
+  Definitions functions;
+  read(
+      "SELECT DISTINCT function_type || ' ' || schema_name || '.' || function_name, '' "
+      "FROM duckdb_functions() WHERE database_name = current_database() AND NOT internal",
+      "duckdb_functions()", functions);
+  for (const auto& [name, unused] : functions) out.others.push_back(name);
+  return out;
+}
+
+// The definitions the writer's DDL gives (docs/format.md §6.3, §6.8), as this DuckDB spells them:
+// the schema created once in an in-memory database.
+const SchemaObjects& ExpectedSchemaObjects() {
+  static const SchemaObjects expected = [] {
+    Database db = Database::Open(":memory:", AccessMode::kReadWrite);
+    Connection connection(db);
+    CreateSchema(connection, HighWaterMarks{});
+    return ReadSchemaObjects(connection);
+  }();
+  return expected;
+}
+
+std::string Join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+// docs/format.md §6.11: the tables, views and macros are exactly those of §6.3 and §6.8, each with
+// the definition the format gives. A view or macro runs its author's SQL at query time, and a
+// table can hide an expression in a generated column, so nothing else may be read.
+void CheckSchemaObjects(Connection& connection) {
+  const SchemaObjects found = ReadSchemaObjects(connection);
+  const SchemaObjects& expected = ExpectedSchemaObjects();
+  if (!found.others.empty()) {
+    Fail(connection, "duckdb_functions()",
+         "the catalog defines functions or macros, which a TimeF catalog never holds: " +
+             Join(found.others));
+  }
+  auto compare = [&](const Definitions& got, const Definitions& want, std::string_view kind) {
+    std::vector<std::string> extra;
+    for (const auto& [name, sql] : got) {
+      auto w = want.find(name);
+      if (w == want.end()) {
+        extra.push_back(name);
+      } else if (w->second != sql) {
+        Fail(connection, name,
+             std::string(kind) + " definition differs from docs/format.md: found " + sql);
+      }
+    }
+    if (!extra.empty()) {
+      Fail(connection, extra.front(),
+           "unexpected " + std::string(kind) + "(s) in the catalog: " + Join(extra));
+    }
+  };
+  compare(found.tables, expected.tables, "table");
+  compare(found.views, expected.views, "view");
+}
+
 std::string Describe(const std::vector<ParentRow>& parents) {
   std::string out = "[";
   for (size_t i = 0; i < parents.size(); ++i) {
@@ -157,6 +246,7 @@ void CheckCatalog(Connection& connection, const CatalogIdentity& expected) {
       CheckColumns(connection, found, view.name, "view", c.name, SqlTypeName(c.type));
     }
   }
+  CheckSchemaObjects(connection);
   CheckDataset(connection, expected);
   CheckParents(connection, expected);
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <system_error>
 
+#include "catalog/catalog_writer.h"
 #include "catalog/duckdb_appender.h"
 #include "catalog/duckdb_result.h"
 #include "catalog/duckdb_statement.h"
@@ -59,6 +60,14 @@ void CheckReadableCatalog(const std::filesystem::path& path) {
   if (in.gcount() != static_cast<std::streamsize>(header.size()) || magic != kMagic) {
     throw FormatError(ErrorSite{.file = path}, "not a DuckDB database (no DuckDB file header)");
   }
+  // DuckDB replays a write-ahead log beside the file even on a read-only open, so rows that no
+  // checksum covers would be read (docs/format.md §6.1). Any entry of that name is refused.
+  const std::filesystem::path wal = WalPath(path);
+  if (std::filesystem::symlink_status(wal, ec).type() != std::filesystem::file_type::not_found) {
+    throw FormatError(ErrorSite{.file = wal},
+                      "a write-ahead log beside the catalog: DuckDB would replay it, so the "
+                      "catalog is not opened");
+  }
 }
 
 }  // namespace
@@ -78,6 +87,10 @@ Database Database::Open(const std::filesystem::path& path, AccessMode mode,
     // other files), and no SET that could undo either.
     config.Set("temp_directory", "");
     config.Set("enable_external_access", "false");
+    // A bound on what one query may hold (docs/format.md §6.12): a query that needs more fails
+    // with DuckDB's out-of-memory error instead of exhausting the host. With no temp directory
+    // nothing spills to disk.
+    config.Set("memory_limit", kReadOnlyMemoryLimit);
     config.Set("lock_configuration", "true");
   } else if (new_file_block_size != 0) {
     config.Set("default_block_size", std::to_string(new_file_block_size).c_str());

@@ -16,15 +16,18 @@ class Appender;
 class PreparedStatement;
 class Result;
 
+// DuckDB's memory_limit for read-only opens (docs/format.md §6.12).
+inline constexpr const char* kReadOnlyMemoryLimit = "1GiB";
+
 class Database {
  public:
-  // kReadOnly: access_mode=READ_ONLY, no temp directory, no external file access and a locked
-  // configuration, so the open never writes a byte (docs/format.md §6.1). A missing file raises
-  // FileError (no_such_file_or_directory); a file that is not a DuckDB database raises
-  // FormatError. kReadWrite creates the file when it does not exist, with blocks of
-  // `new_file_block_size` bytes (a power of two from 16 KiB to 256 KiB; 0 = DuckDB's default,
-  // 256 KiB); an existing file keeps its block size, which readers take from its header.
-  // Both modes turn extension auto-install and auto-load off.
+  // kReadOnly: access_mode=READ_ONLY, no temp directory, no external file access, a memory limit
+  // of kReadOnlyMemoryLimit and a locked configuration, so the open never writes a byte
+  // (docs/format.md §6.1). A missing file raises FileError (no_such_file_or_directory); a file that
+  // is not a DuckDB database raises FormatError. kReadWrite creates the file when it does not
+  // exist, with blocks of `new_file_block_size` bytes (a power of two from 16 KiB to 256 KiB; 0 =
+  // DuckDB's default, 256 KiB); an existing file keeps its block size, which readers take from its
+  // header. Both modes turn extension auto-install and auto-load off.
   static Database Open(const std::filesystem::path& path, AccessMode mode,
                        int64_t new_file_block_size = 0);
 

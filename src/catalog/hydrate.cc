@@ -183,7 +183,9 @@ void CatalogHydrator::ForEachRecordBatch(
     const std::function<void(std::vector<std::shared_ptr<model::Record>>)>& batch) {
   const int64_t total = RecordCount();
   const int64_t size = std::max<int64_t>(1, batching_.record_batch);
-  for (int64_t begin = 0; begin < total; begin += size) batch(RecordsInReadOrder(begin, size));
+  for (int64_t begin = 0; begin < total; begin += std::min(size, total - begin)) {
+    batch(RecordsInReadOrder(begin, std::min(size, total - begin)));
+  }
 }
 
 std::vector<std::shared_ptr<model::Task>> CatalogHydrator::Tasks(const TaskFilter& filter,
@@ -242,7 +244,10 @@ std::vector<std::shared_ptr<model::Task>> TaskBatches::Next(Connection& connecti
   }
   // Whole batches per round, so that a batch never mixes two graphs.
   const int64_t size = std::max<int64_t>(1, batching_.task_batch);
-  const int64_t round = std::max<int64_t>(1, (batching_.task_round + size - 1) / size) * size;
+  // A round of whole batches: one batch when the batch alone reaches task_round (no overflow for
+  // any batch size; LIMIT bounds what is built by what the catalog holds).
+  const int64_t round =
+      size >= batching_.task_round ? size : (batching_.task_round + size - 1) / size * size;
   try {
     built_ = TasksIn(connection, *graph_, filter_, after_, round);
   } catch (...) {

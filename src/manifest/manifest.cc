@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/json_forms.h"
+#include "core/release_files.h"
 #include "manifest/check.h"
 #include "manifest/decode.h"
 #include "manifest/encode.h"
@@ -109,28 +110,9 @@ Manifest ParseManifest(std::string_view bytes, const std::filesystem::path& path
 }
 
 std::string ReadManifestBytes(const std::filesystem::path& path) {
-  std::error_code error;
-  std::filesystem::file_status status = std::filesystem::status(path, error);
-  if (status.type() == std::filesystem::file_type::not_found) {
-    throw MissingFileError(ErrorSite{path, "", ""}, "no such file");
-  }
-  if (error) throw FileError(ErrorSite{path, "", ""}, "cannot stat: " + error.message(), error);
-  if (std::filesystem::is_directory(status)) {
-    throw FileError(ErrorSite{path, "", ""}, "is a directory, not a manifest file",
-                    std::make_error_code(std::errc::is_a_directory));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::error_code open_error(errno, std::generic_category());
-    throw FileError(ErrorSite{path, "", ""}, "cannot open: " + open_error.message(), open_error);
-  }
-  std::ostringstream content;
-  content << in.rdbuf();
-  if (in.bad()) {
-    throw FileError(ErrorSite{path, "", ""}, "read failed",
-                    std::make_error_code(std::errc::io_error));
-  }
-  return std::move(content).str();
+  // docs/format.md §5.9: a regular file, not a link, of at most kMaxManifestBytes (a FIFO or
+  // /dev/zero would otherwise hang the reader or fill its memory).
+  return ReadReleaseFile(path, kMaxManifestBytes);
 }
 
 Manifest ReadManifest(const std::filesystem::path& path) {

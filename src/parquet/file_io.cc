@@ -90,8 +90,8 @@ class PreadFile : public RandomAccessFile {
 
 class MmapFile : public RandomAccessFile {
  public:
-  MmapFile(const std::filesystem::path& path, const void* data, std::uint64_t size)
-      : RandomAccessFile(path), data_(static_cast<const std::byte*>(data)), size_(size) {}
+  MmapFile(const std::filesystem::path& path, int fd, const void* data, std::uint64_t size)
+      : RandomAccessFile(path), fd_(fd), data_(static_cast<const std::byte*>(data)), size_(size) {}
   ~MmapFile() override {
     if (size_ > 0) ::munmap(const_cast<std::byte*>(data_), size_);
   }
@@ -102,8 +102,18 @@ class MmapFile : public RandomAccessFile {
     if (!out.empty()) std::memcpy(out.data(), data_ + offset, out.size());
   }
   const std::byte* InMemoryData() const override { return data_; }
+  void CheckReadable() const override {
+    struct stat st {};
+    if (::fstat(fd_.get(), &st) != 0) ThrowErrno(path(), "", "cannot stat", errno);
+    if (static_cast<std::uint64_t>(st.st_size) < size_) {
+      throw FileError(ErrorSite{path(), "", ""}, "file shrank after being opened (" +
+                                                     std::to_string(st.st_size) + " bytes, " +
+                                                     std::to_string(size_) + " when opened)");
+    }
+  }
 
  private:
+  Fd fd_;  // kept for the size check
   const std::byte* data_;
   std::uint64_t size_;
 };
@@ -123,11 +133,13 @@ void RandomAccessFile::CheckRange(std::uint64_t offset, std::uint64_t length) co
 
 void RandomAccessFile::ReadAt(std::uint64_t offset, std::span<std::byte> out) const {
   CheckRange(offset, out.size());
+  CheckReadable();
   DoReadAt(offset, out);
 }
 
 std::vector<std::byte> RandomAccessFile::Read(std::uint64_t offset, std::uint64_t length) const {
   CheckRange(offset, length);
+  CheckReadable();
   std::vector<std::byte> bytes(static_cast<std::size_t>(length));
   DoReadAt(offset, bytes);
   return bytes;
@@ -136,6 +148,7 @@ std::vector<std::byte> RandomAccessFile::Read(std::uint64_t offset, std::uint64_
 std::optional<std::span<const std::byte>> RandomAccessFile::View(std::uint64_t offset,
                                                                  std::uint64_t length) const {
   CheckRange(offset, length);
+  CheckReadable();
   const std::byte* data = InMemoryData();
   if (data == nullptr) return std::nullopt;
   return std::span<const std::byte>(data + offset, static_cast<std::size_t>(length));
@@ -148,14 +161,18 @@ std::unique_ptr<RandomAccessFile> OpenPreadFile(const std::filesystem::path& pat
 
 std::unique_ptr<RandomAccessFile> OpenMmapFile(const std::filesystem::path& path) {
   const auto [fd, size] = OpenForReading(path);
-  Fd owner(fd);  // the mapping outlives the descriptor
-  if (size == 0) return std::make_unique<MmapFile>(path, nullptr, 0);  // mmap refuses length 0
+  if (size == 0) return std::make_unique<MmapFile>(path, fd, nullptr, 0);  // mmap refuses length 0
   if (size > static_cast<std::uint64_t>(SIZE_MAX)) {
+    ::close(fd);
     throw FileError(ErrorSite{path, "", ""}, "file too large to map");
   }
   void* data = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
-  if (data == MAP_FAILED) ThrowErrno(path, "", "cannot map", errno);
-  return std::make_unique<MmapFile>(path, data, size);
+  if (data == MAP_FAILED) {
+    const int err = errno;
+    ::close(fd);
+    ThrowErrno(path, "", "cannot map", err);
+  }
+  return std::make_unique<MmapFile>(path, fd, data, size);
 }
 
 // ---- MemoryFile ----

@@ -44,6 +44,9 @@ class RandomAccessFile {
   explicit RandomAccessFile(std::filesystem::path path) : path_(std::move(path)) {}
   // REQUIRES: the range lies inside the file.
   virtual void DoReadAt(std::uint64_t offset, std::span<std::byte> out) const = 0;
+  // Called before every read or view: throws when the bytes can no longer be read safely (a
+  // mapped file that shrank).
+  virtual void CheckReadable() const {}
   // All size() bytes when they are in memory, else nullptr.
   virtual const std::byte* InMemoryData() const { return nullptr; }
 
@@ -54,8 +57,11 @@ class RandomAccessFile {
 // Reads with pread(2). Throws FileError when the file cannot be opened or is not a regular file.
 std::unique_ptr<RandomAccessFile> OpenPreadFile(const std::filesystem::path& path);
 
-// Maps the whole file read-only. The file must not shrink while mapped (reads of a truncated
-// mapping fault), which holds for the immutable files timef reads.
+// Maps the whole file read-only. Reading a mapped page past the end of a file that shrank would
+// kill the process (SIGBUS), so every read and view first checks the file's current size through
+// its descriptor (fstat) and raises FileError naming the file when it shrank (docs/format.md
+// §7.9): a release truncated under an open reader is an error, not a crash. A truncation while a
+// view is being decoded (after the check) is not caught; the files timef reads are immutable.
 std::unique_ptr<RandomAccessFile> OpenMmapFile(const std::filesystem::path& path);
 
 // Bytes held in memory.

@@ -1,9 +1,12 @@
 // Reader::Open and Reader::Verify (docs/format.md §11): presence and size at open (own files,
 // then the pinned files of each payload source), hashes on verify in the same order.
 #include <algorithm>
+#include <set>
+#include <string>
 #include <system_error>
 
 #include "core/checksum.h"
+#include "core/release_files.h"
 #include "legacy/materialize.h"
 #include "manifest/release_directory.h"
 #include "reader/payload_sources.h"
@@ -28,15 +31,38 @@ std::vector<const manifest::FilePart*> OwnFiles(const manifest::Manifest& m) {
 }
 
 // Only an absent file is "missing": one that cannot be stat'ed for another reason (a permission,
-// a symlink loop, a path component that is not a directory) is reported with its own cause.
+// a path component that is not a directory) is reported with its own cause. A link or a special
+// file is refused (§3.1), so no message shows the size or hash of a file outside the release.
 std::int64_t SizeOrThrow(const fs::path& file) {
+  return ReleaseFileSize(file, "listed in manifest.json but missing");
+}
+
+// docs/format.md §3.1: a release holds manifest.json and exactly the files it lists. Anything else
+// could change a read without changing a listed byte (DuckDB replays a `control.duckdb.wal` on a
+// read-only open), so an unlisted entry that is not a directory (a file, a link, a FIFO, ...) is a
+// FormatError naming every such entry. Links are not followed.
+void CheckOnlyListedFiles(const fs::path& release_dir, const manifest::Manifest& m) {
+  std::set<std::string> listed{std::string(manifest::kManifestFileName)};
+  for (const manifest::FilePart* part : OwnFiles(m)) listed.insert(part->path);
+  std::vector<std::string> unlisted;
   std::error_code ec;
-  const auto size = fs::file_size(file, ec);
-  if (ec == std::errc::no_such_file_or_directory) {
-    throw MissingFileError({.file = file}, "listed in manifest.json but missing");
+  fs::recursive_directory_iterator it(release_dir, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const fs::file_status status = it->symlink_status(ec);
+    if (ec) break;
+    if (fs::is_directory(status)) continue;
+    std::string rel = it->path().lexically_relative(release_dir).generic_string();
+    if (!listed.contains(rel)) unlisted.push_back(std::move(rel));
   }
-  if (ec) throw FileError({.file = file}, "cannot read its size: " + ec.message(), ec);
-  return static_cast<std::int64_t>(size);
+  if (ec) throw FileError({.file = release_dir}, "cannot list the release: " + ec.message(), ec);
+  if (unlisted.empty()) return;
+  std::sort(unlisted.begin(), unlisted.end());
+  std::string names;
+  for (const std::string& name : unlisted) names += (names.empty() ? "" : ", ") + name;
+  throw FormatError({.file = release_dir / unlisted.front()},
+                    "the release holds " + std::to_string(unlisted.size()) +
+                        " file(s) that manifest.json does not list (" + names +
+                        "); a reader refuses them, since they could change what is read");
 }
 
 }  // namespace
@@ -63,6 +89,8 @@ Reader Reader::Open(const fs::path& release_dir, const ReaderOptions& options) {
                                                            std::to_string(size));
     }
   }
+  // After the listed files, so that a missing one is reported as such (§11.1).
+  CheckOnlyListedFiles(release_dir, m);
   ResolvedSources sources = ResolvePayloadSources(release_dir, m, options.sources_root);
   return Reader(
       std::make_shared<ReaderState>(release_dir, std::move(m), options, std::move(sources)));
@@ -79,6 +107,8 @@ void Reader::Verify(const VerifyProgress& progress) const {
       files.emplace_back(legacy->dir / part.path, &part);
     }
   } else {
+    // Files that appeared since Open() are reported too (§3.1, §11.3).
+    CheckOnlyListedFiles(state_->release_dir(), state_->manifest());
     for (const manifest::FilePart* part : OwnFiles(state_->manifest())) {
       files.emplace_back(state_->release_dir() / part->path, part);
     }

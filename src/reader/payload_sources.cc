@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <system_error>
 
+#include "core/release_files.h"
 #include "timef/error.h"
 #include "timef/ids.h"
 
@@ -78,13 +79,10 @@ ResolvedSources ResolvePayloadSources(const fs::path& release_dir, const manifes
                 source_manifest_file.string());
       }
       const fs::path file = source.dir / pin.path;
-      const auto size = fs::file_size(file, ec);
-      if (ec == std::errc::no_such_file_or_directory) {
-        throw MissingFileError({.file = file},
-                               "pinned by " + own_manifest.string() + " but missing");
-      }
-      if (ec) throw FileError({.file = file}, "cannot read its size: " + ec.message(), ec);
-      if (static_cast<std::int64_t>(size) != pin.size) {
+      // A regular file, not a link (docs/format.md §3.1): a pin never reaches outside its source.
+      const std::int64_t size =
+          ReleaseFileSize(file, "pinned by " + own_manifest.string() + " but missing");
+      if (size != pin.size) {
         throw FileError({.file = file, .where = "size"},
                         "expected " + std::to_string(pin.size) + " bytes (pinned by " +
                             own_manifest.string() + "), found " + std::to_string(size));

@@ -259,8 +259,11 @@ RecordStream Reader::IterRecords(const RecordQuery& query) {
                     BatchHydrator& hydrator) mutable -> std::optional<RecordStream::Batch> {
                   if (!total) total = hydrator().RecordCount();
                   if (next >= *total) return std::nullopt;
-                  RecordStream::Batch batch = hydrator().RecordsInReadOrder(next, batch_size);
-                  next += batch_size;
+                  // Reserve for what is read, not what is asked: a batch_size of 10^8 over four
+                  // records builds four.
+                  const std::int64_t count = std::min(batch_size, *total - next);
+                  RecordStream::Batch batch = hydrator().RecordsInReadOrder(next, count);
+                  next += count;
                   return batch;
                 });
 }
