@@ -228,7 +228,8 @@ def main():
     print("| --- | ---: | --- |")
     for label, rate in no_values.items():
         print(f"| {label} | {rate:,.0f} | ≥ 5,000 |")
-    print("\n| workload (collate_pad) | timef | numpy floor | .npy memmap | timef / floor | target |")
+    print("\n| workload (collate_pad) | timef | numpy floor | .npy memmap | timef / floor "
+          "| target |")
     print("| --- | ---: | ---: | ---: | ---: | --- |")
     for label, r in throughput.items():
         t, f, m = (r[k]["median"] for k in ("timef", "numpy", "npy memmap"))

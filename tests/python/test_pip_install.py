@@ -41,7 +41,8 @@ maps = [line.split()[-1] for line in open("/proc/self/maps")
         if "libtimef" in line or "libduckdb" in line]
 print(json.dumps({"module": timef.__file__, "version": timef.__version__,
                   "records": len(records), "first_len": len(first), "signals": n_signals,
-                  "round_trip": back.tobytes() == values.tobytes(), "libraries": sorted(set(maps))}))
+                  "round_trip": back.tobytes() == values.tobytes(),
+                  "libraries": sorted(set(maps))}))
 """
 
 
