@@ -29,7 +29,8 @@ else
   echo "benchmark suite not built (needs the writer and reader modules)" >&2
 fi
 
-# Python against C++ on the ECG corpus (bench/python/bench_python.py), when the module is built.
+# Python against C++ on the ECG corpus (bench/python/bench_python.py), then the training-input
+# workload on it, when the module is built.
 if [ -x "$build/bench-suite/timef_python_peer" ] && [ -d "$build/python/timef" ]; then
   py_args=(--build "$build" --out "$out")
   if [ "${QUICK:-0}" = 1 ]; then py_args+=(--size small --picks 50 --rounds 1); fi
@@ -37,6 +38,14 @@ if [ -x "$build/bench-suite/timef_python_peer" ] && [ -d "$build/python/timef" ]
   /usr/bin/python3 "$root/bench/python/bench_python.py" "${py_args[@]}" >"$out/python.md" ||
     suite_status=$?
   cat "$out/python.md" >&2
+  # Training input (timef.torch DataLoaders against numpy-array and .npy-memmap peers) on the
+  # same ECG corpus (bench/python/train_input.py).
+  train_args=(--build "$build" --out "$out")
+  if [ "${QUICK:-0}" = 1 ]; then train_args+=(--size small --epochs 1); fi
+  echo "== train_input.py ${train_args[*]}" >&2
+  /usr/bin/python3 "$root/bench/python/train_input.py" "${train_args[@]}" >"$out/train_input.md" ||
+    suite_status=$?
+  cat "$out/train_input.md" >&2
 fi
 
 if [ "${QUICK:-0}" = 1 ]; then

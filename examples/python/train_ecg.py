@@ -5,7 +5,8 @@ writes, or any whose classification tasks take one record of same-named leads), 
     PYTHONPATH=build/python /usr/bin/python3 examples/python/train_ecg.py RELEASE [--epochs N]
 
 TaskDataset gives each task's values (one dict per input record, lead name -> tensor) and its
-label; collate_crop cuts random windows of the same length; timef.torch.Sampler shuffles in
+label; training batches are random windows of the same length (collate_crop), the test batches
+whole records padded to the longest with a mask (collate_pad); timef.torch.Sampler shuffles in
 storage-friendly blocks, and its state_dict, saved with the model, resumes an interrupted epoch.
 """
 
@@ -15,7 +16,7 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader
 
-from timef.torch import Sampler, TaskDataset, collate_crop
+from timef.torch import Sampler, TaskDataset, collate_crop, collate_pad
 
 WINDOW = 1000  # steps per training window (2 s at 500 Hz)
 
@@ -78,7 +79,7 @@ def main():
     model.eval()
     right = 0
     with torch.no_grad():
-        for batch in DataLoader(test, batch_size=4, collate_fn=collate_crop(WINDOW)):
+        for batch in DataLoader(test, batch_size=4, collate_fn=collate_pad):
             right += int((model(leads_tensor(batch, leads)).argmax(1) == batch["label"]).sum())
     print(f"test: {right}/{len(test)} correct")
 

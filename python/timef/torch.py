@@ -7,6 +7,7 @@ reuses the parent's reader, whose catalog reconnects after fork; a spawned worke
 path and opens its own).
 """
 
+import hashlib
 import operator
 import os
 
@@ -69,6 +70,7 @@ class SignalDataset(_ReaderHolder, Dataset):
             used = {i for ids in table["input_record_ids"] for i in ids}
             wanted = sorted(used) if wanted is None else [i for i in wanted if i in used]
         items = []
+        steps = {}
         if wanted is None or wanted:
             for record in reader.iter_records(record_ids=wanted):
                 for signal in record.signals:
@@ -77,14 +79,21 @@ class SignalDataset(_ReaderHolder, Dataset):
                     if spec_type is not None and signal.spec.spec_type != spec_type:
                         continue
                     items.append((signal.id, record.id))
+                    steps[signal.id] = signal.n_values
         # Storage order (records in read order, a record's signals where their values live), so
         # consecutive items share pages and a block sampler keeps that locality.
         position = {sid: at for at, sid in enumerate(reader.signal_ids())}
         items.sort(key=lambda item: position[item[0]])
         self._items = items
+        self._steps = np.array([steps[sid] for sid, _ in items], dtype=np.int64)
 
     def __len__(self):
         return len(self._items)
+
+    def lengths(self):
+        """Each item's number of steps (its values' first dimension), numpy int64, in item
+        order: the ``lengths`` a bucketing Sampler takes."""
+        return self._steps.copy()
 
     def __getitem__(self, index):
         signal_id, record_id = self._items[index]
@@ -489,6 +498,12 @@ class Sampler(torch.utils.data.Sampler):
     repeating at most W − 1 indices from the start of the global order, or, with
     ``drop_last=True``, by dropping the last (at most W − 1) positions.
 
+    ``lengths`` (one non-negative int per item, e.g. ``SignalDataset.lengths()``) buckets by
+    length: each run of ``bucket`` consecutive positions of that order (1,024 by default) is
+    sorted by length, stably, so a rank's batches hold items of similar lengths (less padding)
+    while the runs keep the shuffled order; the order then also depends on the lengths and
+    ``bucket``, still not on ranks or workers.
+
     ``set_epoch(e)`` before each epoch (as with DistributedSampler). ``state_dict(consumed=k)``
     after this rank consumed k samples of the epoch (default: as many as the iterator handed out;
     a DataLoader with workers fetches ahead, so pass what the loop used) records the global
@@ -500,7 +515,7 @@ class Sampler(torch.utils.data.Sampler):
     """
 
     def __init__(self, dataset, *, seed=0, shuffle=True, num_replicas=None, rank=None,
-                 block_size=64, window=8, drop_last=False):
+                 block_size=64, window=8, drop_last=False, lengths=None, bucket=None):
         ValidationError = _reader._timef.ValidationError
         if num_replicas is None or rank is None:
             dist = torch.distributed
@@ -518,6 +533,26 @@ class Sampler(torch.utils.data.Sampler):
         if rank >= num_replicas:
             raise ValidationError(f"Sampler: rank {rank} is not below num_replicas "
                                   f"{num_replicas}")
+        self._lengths, self.bucket, self.lengths_sha256 = None, None, None
+        if lengths is None:
+            if bucket is not None:
+                raise ValidationError("Sampler: bucket is given without lengths")
+        else:
+            bucket = 1024 if bucket is None else bucket
+            if isinstance(bucket, bool) or not isinstance(bucket, int) or bucket < 1:
+                raise ValidationError(f"Sampler: bucket is an int of at least 1, got {bucket!r}")
+            values = np.asarray(lengths)
+            if values.size == 0 and values.ndim == 1:
+                values = values.astype(np.int64)
+            if values.ndim != 1 or len(values) != len(dataset) or values.dtype.kind not in "iu":
+                raise ValidationError(
+                    f"Sampler: lengths is a sequence of {len(dataset)} ints (one per item), "
+                    f"got {values.dtype} of shape {list(values.shape)}")
+            if len(values) and int(values.min()) < 0:
+                raise ValidationError(f"Sampler: lengths are at least 0, got {values.min()}")
+            self._lengths = values.astype(np.int64)
+            self.bucket = bucket
+            self.lengths_sha256 = hashlib.sha256(self._lengths.tobytes()).hexdigest()
         self.length = len(dataset)
         self.seed = seed
         self.shuffle = bool(shuffle)
@@ -534,6 +569,14 @@ class Sampler(torch.utils.data.Sampler):
     def global_order(self, epoch=None):
         """The epoch's global order of indices (numpy int64), the same on every rank."""
         epoch = self.epoch if epoch is None else epoch
+        order = self._shuffled(epoch)
+        if self._lengths is not None and self.length:
+            # Each run of `bucket` positions by length; equal lengths keep their order.
+            runs = np.arange(self.length) // self.bucket
+            order = order[np.lexsort((np.arange(self.length), self._lengths[order], runs))]
+        return order
+
+    def _shuffled(self, epoch):
         n = self.length
         if not self.shuffle or n == 0:
             return np.arange(n, dtype=np.int64)
@@ -606,10 +649,12 @@ class Sampler(torch.utils.data.Sampler):
         return {"epoch": self.epoch, "offset": base + consumed * self.num_replicas,
                 "seed": self.seed, "length": self.length, "shuffle": self.shuffle,
                 "block_size": self.block_size, "window": self.window,
-                "drop_last": self.drop_last}
+                "drop_last": self.drop_last, "bucket": self.bucket,
+                "lengths_sha256": self.lengths_sha256}
 
     def load_state_dict(self, state):
-        for name in ("seed", "length", "shuffle", "block_size", "window", "drop_last"):
+        for name in ("seed", "length", "shuffle", "block_size", "window", "drop_last", "bucket",
+                     "lengths_sha256"):
             if state.get(name) != getattr(self, name):
                 raise _reader._timef.ValidationError(
                     f"Sampler.load_state_dict: the state has {name}={state.get(name)!r}, this "

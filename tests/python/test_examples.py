@@ -56,3 +56,15 @@ def test_train_ecg(tmp_path):
     right, total = printed[4].removeprefix("test: ").removesuffix(" correct").split("/")
     assert total == "1" and right in ("0", "1")
     assert len(printed) == 5
+
+
+def test_train_ddp(tmp_path):
+    release = run("write_ecg.py", tmp_path).strip()
+    printed = run("train_ddp.py", release, "--epochs", 1).splitlines()
+    assert printed[0] == "2 processes (gloo), 3 training tasks, 2 per process per epoch"
+    head, loss = printed[1].rsplit(" ", 1)
+    assert head == "epoch 1: 4 samples (every task, 1 repeated), mean loss"
+    assert 0 < float(loss) < 10
+    assert printed[2] == "parameters equal on every process"
+    assert printed[3] == "checkpoint: epoch 0, global position 4"
+    assert len(printed) == 4

@@ -140,3 +140,64 @@ def test_shuffle_keeps_blocks_in_storage_order_within_windows():
         assert len({i // b for i in order[at:at + b * window].tolist()}) <= window + 1
     neighbours = np.corrcoef(order[:-1], order[1:])[0, 1]
     assert abs(neighbours) < 0.2  # 0.07 for this seed; 1.0 for storage order
+
+
+def test_bucketing_sorts_each_run_of_positions_by_length():
+    n, bucket = 500, 64
+    lengths = np.random.default_rng(3).integers(1, 50, n)
+    plain = Sampler(range(n), seed=5, block_size=8, window=2)
+    orders = {tuple(Sampler(range(n), seed=5, block_size=8, window=2, lengths=lengths,
+                            bucket=bucket, num_replicas=w, rank=0).global_order(1))
+              for w in (1, 2, 3)}
+    assert len(orders) == 1  # still independent of the ranks
+    order = np.array(orders.pop())
+    shuffled = plain.global_order(1)
+    for at in range(0, n, bucket):
+        run, before = order[at:at + bucket], shuffled[at:at + bucket]
+        assert sorted(run.tolist()) == sorted(before.tolist())  # the same items per run
+        assert (np.diff(lengths[run]) >= 0).all()  # sorted by length
+        # stable: equal lengths keep the shuffled order
+        rank_in = {i: k for k, i in enumerate(before.tolist())}
+        for a, b in zip(run[:-1].tolist(), run[1:].tolist()):
+            if lengths[a] == lengths[b]:
+                assert rank_in[a] < rank_in[b]
+    # A rank's batches hold similar lengths: less padding than without buckets.
+    ranks = [list(Sampler(range(n), seed=5, block_size=8, window=2, lengths=lengths,
+                          bucket=bucket, num_replicas=2, rank=r)) for r in range(2)]
+    assert sorted(ranks[0] + ranks[1]) == list(range(n))
+
+    def padding(indices):
+        return sum(int(lengths[indices[k:k + 8]].max() * len(indices[k:k + 8])
+                       - lengths[indices[k:k + 8]].sum()) for k in range(0, len(indices), 8))
+    assert padding(ranks[0]) * 3 < padding(list(Sampler(range(n), seed=5, block_size=8,
+                                                        window=2, num_replicas=2, rank=0)))
+    # Resumption and the state's checks cover the lengths.
+    a = Sampler(range(n), seed=5, lengths=lengths, bucket=bucket, num_replicas=2, rank=1)
+    it = iter(a)
+    head = [next(it) for _ in range(30)]
+    state = a.state_dict(consumed=30)
+    b = Sampler(range(n), seed=5, lengths=lengths, bucket=bucket, num_replicas=2, rank=1)
+    b.load_state_dict(state)
+    assert head + list(b) == list(Sampler(range(n), seed=5, lengths=lengths, bucket=bucket,
+                                          num_replicas=2, rank=1))
+    for other in (Sampler(range(n), seed=5, lengths=lengths, bucket=32, num_replicas=2, rank=1),
+                  Sampler(range(n), seed=5, lengths=lengths[::-1].copy(), bucket=bucket,
+                          num_replicas=2, rank=1),
+                  Sampler(range(n), seed=5, num_replicas=2, rank=1)):
+        with pytest.raises(timef.ValidationError):
+            other.load_state_dict(state)
+    for bad in (dict(lengths=lengths[:-1]), dict(lengths=lengths.astype(float)),
+                dict(lengths=-lengths), dict(lengths=lengths, bucket=0), dict(bucket=8)):
+        with pytest.raises(timef.ValidationError):
+            Sampler(range(n), **bad)
+    assert list(Sampler([], lengths=[])) == []
+
+
+def test_signal_dataset_lengths_for_buckets(hello):
+    from timef.torch import SignalDataset
+    dataset = SignalDataset(hello)
+    lengths = dataset.lengths()
+    assert lengths.dtype == np.int64 and len(lengths) == len(dataset)
+    assert lengths.tolist() == [dataset[i]["values"].shape[0] for i in range(len(dataset))]
+    sampler = Sampler(dataset, lengths=lengths, bucket=4)
+    assert sorted(sampler) == list(range(len(dataset)))
