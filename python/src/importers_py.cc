@@ -17,6 +17,40 @@ ReadOptions MakeReadOptions(bool keep_digital, const std::map<std::string, std::
   return options;
 }
 
+// CSV options from timef.importers.read_csv's keywords (None = the default), checked by the C++
+// reader; a name or type that does not fit raises ValueError / TypeError.
+CsvOptions CsvOptionsFromDict(const py::dict& d) {
+  CsvOptions csv;
+  for (const auto& [key_handle, value] : d) {
+    const std::string key = py::cast<std::string>(key_handle);
+    if (value.is_none()) continue;
+    if (key == "time_column") {
+      csv.time_column = py::cast<std::string>(value);
+    } else if (key == "time_unit") {
+      const std::string text = py::cast<std::string>(value);
+      csv.time_unit = RequireName(ParseCsvTimeUnit(text), "time_unit", text);
+    } else if (key == "rate") {
+      // A Python number's shortest repr ("250", "0.5") or a decimal string.
+      csv.rate_hz = py::isinstance<py::str>(value) ? py::cast<std::string>(value)
+                                                   : py::cast<std::string>(py::str(value));
+    } else if (key == "units") {
+      csv.units = py::cast<std::map<std::string, std::string>>(value);
+    } else if (key == "delimiter") {
+      const std::string text = py::cast<std::string>(value);
+      if (text.size() != 1) throw py::value_error("delimiter: expected one character");
+      csv.delimiter = text[0];
+    } else if (key == "dtype") {
+      const std::string text = py::cast<std::string>(value);
+      csv.dtype = RequireName(ParseDType(text), "dtype", text);
+    } else if (key == "tolerance_us") {
+      csv.tolerance_us = py::cast<int64_t>(value);
+    } else {
+      throw py::value_error("unknown CSV option '" + key + "'");
+    }
+  }
+  return csv;
+}
+
 }  // namespace
 
 void BindImporters(py::module_& m) {
@@ -34,11 +68,26 @@ void BindImporters(py::module_& m) {
       },
       py::arg("path"), py::arg("keep_digital"), py::arg("spec_types"), py::arg("checksum"));
   m.def(
+      "_read_csv",
+      [](const std::string& path, const std::map<std::string, std::string>& spec_types,
+         bool checksum, const py::dict& csv) {
+        std::vector<std::string> warnings;
+        ReadOptions options = MakeReadOptions(false, spec_types, checksum, &warnings);
+        options.csv = CsvOptionsFromDict(csv);
+        std::shared_ptr<model::Record> record;
+        {
+          py::gil_scoped_release release;
+          record = ReadCsv(path, options);
+        }
+        return py::make_tuple(record, warnings);
+      },
+      py::arg("path"), py::arg("spec_types"), py::arg("checksum"), py::arg("csv"));
+  m.def(
       "_import_files",
       [](const std::string& format_name, const std::vector<std::string>& paths,
          const py::dict& card_fields, const std::string& root, const std::string& dataset,
          const std::string& version, bool keep_digital,
-         const std::map<std::string, std::string>& spec_types, bool checksum,
+         const std::map<std::string, std::string>& spec_types, bool checksum, const py::dict& csv,
          const py::dict& write_options, py::object progress) {
         const ImportFormat format =
             RequireName(ParseImportFormat(format_name), "import format", format_name);
@@ -48,6 +97,7 @@ void BindImporters(py::module_& m) {
         std::vector<std::string> warnings;
         ImportOptions options;
         options.read = MakeReadOptions(keep_digital, spec_types, checksum, &warnings);
+        options.read.csv = CsvOptionsFromDict(csv);
         options.write = WriteOptionsFromDict(write_options, progress);
         std::vector<std::filesystem::path> inputs(paths.begin(), paths.end());
         WriteResult result;
@@ -59,7 +109,7 @@ void BindImporters(py::module_& m) {
       },
       py::arg("format"), py::arg("paths"), py::arg("card"), py::arg("root"), py::arg("dataset"),
       py::arg("version"), py::arg("keep_digital"), py::arg("spec_types"), py::arg("checksum"),
-      py::arg("options"), py::arg("progress"));
+      py::arg("csv"), py::arg("options"), py::arg("progress"));
   py::list table;
   for (const ModalityEntry& entry : ModalityTable()) {
     table.append(py::make_tuple(std::string(entry.prefix), std::string(entry.spec_type),
