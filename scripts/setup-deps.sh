@@ -24,6 +24,7 @@ packages=(
   libedf-dev
   python3 python3-jsonschema python3-numpy
   python3-dev python3-pybind11 python3-pytest python3-torch python3-pandas
+  python3-distributed
   nodejs npm
 )
 

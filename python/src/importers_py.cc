@@ -2,7 +2,9 @@
 // the GIL released while files are read and the release is written. Warnings are collected and
 // returned, and the Python layer raises them as Python warnings.
 #include "py_common.h"
+#include "timef/compose.h"
 #include "timef/importers.h"
+#include "timef/reader.h"
 
 namespace timef::python {
 namespace {
@@ -110,6 +112,37 @@ void BindImporters(py::module_& m) {
       py::arg("format"), py::arg("paths"), py::arg("card"), py::arg("root"), py::arg("dataset"),
       py::arg("version"), py::arg("keep_digital"), py::arg("spec_types"), py::arg("checksum"),
       py::arg("csv"), py::arg("options"), py::arg("progress"));
+  // timef.dask.import_files' last step: one release importing, by reference, every record of the
+  // part releases `part_dirs` in order (parent aliases part0, part1, ...): no value is copied.
+  m.def(
+      "_compose_parts",
+      [](const std::vector<std::string>& part_dirs, const py::dict& card_fields,
+         const std::string& root, const std::string& dataset, const std::string& version,
+         const py::dict& write_options) {
+        manifest::Card card = CardFromDict(card_fields);
+        card.dataset_id = dataset;
+        card.dataset_version = version;
+        const WriteOptions options = WriteOptionsFromDict(write_options, py::none());
+        WriteResult result;
+        {
+          py::gil_scoped_release release;
+          std::vector<Reader> parts;
+          parts.reserve(part_dirs.size());
+          for (const std::string& dir : part_dirs) parts.push_back(Reader::Open(dir));
+          model::Dataset child(dataset, version);
+          Composer composer(child);
+          for (size_t k = 0; k < parts.size(); ++k) {
+            const std::string alias = "part" + std::to_string(k);
+            composer.AddParent(alias, parts[k]);
+            const std::vector<std::int64_t> ids = parts[k].RecordIds();
+            composer.ImportRecords(alias, ids);
+          }
+          result = composer.Write(std::move(card), root, options);
+        }
+        return result.release_dir.string();
+      },
+      py::arg("part_dirs"), py::arg("card"), py::arg("root"), py::arg("dataset"),
+      py::arg("version"), py::arg("options"));
   py::list table;
   for (const ModalityEntry& entry : ModalityTable()) {
     table.append(py::make_tuple(std::string(entry.prefix), std::string(entry.spec_type),
