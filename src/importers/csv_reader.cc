@@ -264,21 +264,25 @@ bool ReadDigits(std::string_view text, size_t& at, size_t count, int64_t& out) {
   return true;
 }
 
-// ISO-8601 `YYYY-MM-DD[T| ]hh:mm:ss[.fraction][Z|±hh:mm|±hhmm|±hh]` as µs since the Unix epoch
-// (no zone: UTC). A fraction finer than 1 µs is rounded to the nearest µs.
+// ISO-8601 `YYYY-MM-DD[T| ]hh:mm:ss[.fraction][Z|±hh:mm|±hhmm|±hh]` or `YYYY-MM-DD` (midnight) as
+// µs since the Unix epoch (no zone: UTC). A fraction finer than 1 µs is rounded to the nearest µs.
 std::optional<int64_t> ParseIsoUs(std::string_view text) {
   size_t at = 0;
   int64_t year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
   if (!ReadDigits(text, at, 4, year) || at >= text.size() || text[at++] != '-' ||
       !ReadDigits(text, at, 2, month) || at >= text.size() || text[at++] != '-' ||
-      !ReadDigits(text, at, 2, day) || at >= text.size() || (text[at] != 'T' && text[at] != ' ')) {
+      !ReadDigits(text, at, 2, day)) {
     return std::nullopt;
   }
-  ++at;
-  if (!ReadDigits(text, at, 2, hour) || at >= text.size() || text[at++] != ':' ||
-      !ReadDigits(text, at, 2, minute) || at >= text.size() || text[at++] != ':' ||
-      !ReadDigits(text, at, 2, second)) {
-    return std::nullopt;
+  const bool date_only = at == text.size();  // midnight UTC
+  if (!date_only) {
+    if (text[at] != 'T' && text[at] != ' ') return std::nullopt;
+    ++at;
+    if (!ReadDigits(text, at, 2, hour) || at >= text.size() || text[at++] != ':' ||
+        !ReadDigits(text, at, 2, minute) || at >= text.size() || text[at++] != ':' ||
+        !ReadDigits(text, at, 2, second)) {
+      return std::nullopt;
+    }
   }
   const std::chrono::year_month_day date{std::chrono::year(static_cast<int>(year)),
                                          std::chrono::month(static_cast<unsigned>(month)),

@@ -133,6 +133,14 @@ TEST_F(CsvImportTest, IsoTimestampsSetTheStartTime) {
   EXPECT_EQ(signals[1]->spec()->unit, "percent");
   EXPECT_EQ(record->metadata()["csv"]["time_unit"], "iso");
   EXPECT_EQ(record->metadata()["csv"]["delimiter"], "\t");
+  // Dates alone are midnight UTC: daily rows make a regular axis of one day.
+  auto daily = ReadCsv(Write("daily.csv", "date,steps\n2023-12-31,8000\n2024-01-01,9500\n"), [] {
+    ReadOptions o;
+    o.csv.time_column = "date";
+    return o;
+  }());
+  EXPECT_EQ(*daily->start_time_us(), int64_t{1703980800} * 1'000'000);
+  EXPECT_EQ(daily->Signals()[0]->axis()->TimeOfStep(1), int64_t{86400} * 1'000'000);
 }
 
 TEST_F(CsvImportTest, RateUnitsDelimiterTimeColumnAndSpecTypes) {
