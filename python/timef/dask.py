@@ -71,21 +71,22 @@ def _remove(path):
 def import_files(client, format, paths, *, root, dataset, version, card, partitions=None,
                  keep_digital=False, spec_types=None, checksum=True, csv=None, **options):
     """Writes the release ``<root>/<dataset>/<version>`` from ``paths`` (one record per file, in
-    order) on the Dask ``client``'s cluster and returns its directory, like
+    order) on the Dask ``client``'s cluster and returns its directory (``root`` made absolute on
+    the client, since the workers' working directories may differ), like
     ``timef.import_files`` (same ``format``, ``card``, ``keep_digital``, ``spec_types``,
     ``checksum``, ``csv`` and write ``options``). ``partitions``: how many part releases (Dask
     tasks) to cut the files into; default one per worker, at most one per file.
 
     The warnings of the workers' reads (``timef.importers.ImportedDataWarning``) are raised here
-    once the release is written. Raises what the failing task raised (``FormatError`` naming the file for a bad input,
-    ``ValidationError`` for specs that disagree across files, ...), after removing every part of
-    this run: nothing is published."""
+    once the release is written. Raises what the failing task raised (``FormatError`` naming the
+    file for a bad input, ``ValidationError`` for specs that disagree across files, ...), after
+    every task of the run has ended and every part of it is removed: nothing is published."""
     if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
     paths = [os.fspath(p) for p in paths]
     if not paths:
-        raise ValueError("timef.dask.import_files: no input files given")
-    root = os.fspath(root)
+        raise _timef.ValidationError("import: inputs: no input files given")  # as import_files
+    root = os.path.abspath(os.fspath(root))
     dataset, version, card = str(dataset), str(version), dict(card)
     if partitions is None:
         partitions = len(client.scheduler_info()["workers"])

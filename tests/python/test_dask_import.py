@@ -136,6 +136,9 @@ def test_a_bad_file_publishes_nothing_and_removes_the_parts(client, csv_inputs, 
     assert f"{bad}: line 3: " in str(err.value)
     tests = root / "tests"
     assert not tests.exists() or os.listdir(tests) == []
+    with pytest.raises(timef.ValidationError, match="no input files"):
+        timef.dask.import_files(client, "csv", [], root=root, dataset="tests/bad",
+                                version="1.0.0", card=CARD)
 
 
 def test_worker_warnings_reach_the_client(client, tmp_path):
