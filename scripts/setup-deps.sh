@@ -25,6 +25,7 @@ packages=(
   python3 python3-jsonschema python3-numpy
   python3-dev python3-pybind11 python3-pytest python3-torch python3-pandas
   python3-pip python3-setuptools python3-wheel python3-build python3-venv
+  python3-distributed
   nodejs npm
 )
 

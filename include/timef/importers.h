@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -18,6 +19,7 @@
 
 #include "timef/manifest.h"
 #include "timef/model.h"
+#include "timef/vocabulary.h"
 #include "timef/writer.h"
 
 namespace timef {
@@ -42,6 +44,37 @@ ModalityEntry ModalityOfLabel(std::string_view label);
 
 // ---- What every reader takes ----
 
+// ---- CSV / TSV options (docs/importing.md, "CSV and TSV") ----
+
+// How the time column's cells are read. kAuto: from the column's name (a unit suffix `(ms)`,
+// `[ms]`, `_ms` → milliseconds; `(s)`, `[s]`, `_s` → seconds), else from its first cell (a
+// number → seconds, otherwise ISO-8601).
+enum class CsvTimeUnit { kAuto, kSeconds, kMilliseconds, kIso8601 };
+const std::string& ToString(CsvTimeUnit unit);
+// "auto", "s", "ms", "iso" → the unit; nullopt otherwise.
+std::optional<CsvTimeUnit> ParseCsvTimeUnit(std::string_view name);
+
+struct CsvOptions {
+  // The time column by name (trimmed header, or the header without its unit suffix). Unset: the
+  // first column named time, t, timestamp or datetime (unit suffix aside); none is an error unless
+  // `rate_hz` is given.
+  std::optional<std::string> time_column;
+  CsvTimeUnit time_unit = CsvTimeUnit::kAuto;
+  // No time column: row i is at i / rate seconds. A positive decimal ("250", "0.5"), ≤ 1 MHz.
+  std::optional<std::string> rate_hz;
+  // Signal name (or trimmed header) → unit text, wins over a header's `(unit)` / `[unit]` suffix.
+  // A key that names no signal column is a ValidationError (ReadCsv: of the file; ImportFiles: of
+  // any of the files).
+  std::map<std::string, std::string> units;
+  // The field delimiter; unset: ',' for `.csv`, tab for `.tsv` / `.tab`, else an error.
+  std::optional<char> delimiter;
+  // float64 (every decimal as its nearest double) or float32 (only when each cell's decimal is
+  // exactly the float32's shortest representation: a cell float32 cannot hold is an error).
+  DType dtype = DType::kFloat64;
+  // Evenly spaced times within this many µs of a regular axis make a regular axis; else irregular.
+  int64_t tolerance_us = 1;
+};
+
 struct ReadOptions {
   // Store each channel's digital integers (int16 for EDF, int32 for BDF) instead of physical
   // float32 values; the signal's metadata then holds `gain` and `offset` (physical ≈ digital ×
@@ -54,6 +87,8 @@ struct ReadOptions {
   // Called once per warning (a physical dimension that is not a known unit, stored as unknown).
   // Null: warnings are dropped from the output but still recorded in the signal's metadata.
   std::function<void(const std::string&)> warn;
+  // CSV / TSV only.
+  CsvOptions csv;
 };
 
 // Reads one EDF/EDF+C/BDF/BDF+C file as a Record: one root source named after the file, one
@@ -66,11 +101,24 @@ struct ReadOptions {
 std::shared_ptr<model::Record> ReadEdf(const std::filesystem::path& path,
                                        const ReadOptions& options = {});
 
+// Reads one CSV/TSV file as a Record (docs/importing.md, "CSV and TSV"): a header line, then one
+// row per time step; one root source named after the file, one nullable signal per column other
+// than the time column (values read again from the file, column by column, when the writer asks
+// for them), on one regular axis when the times are evenly spaced within
+// CsvOptions::tolerance_us, else an irregular axis. FormatError naming the file, line and column
+// for a ragged row, a cell that is not a number, a time that does not parse, time going back, an
+// empty file or one without data rows; FileError for a file that cannot be read.
+std::shared_ptr<model::Record> ReadCsv(const std::filesystem::path& path,
+                                       const ReadOptions& options = {});
+
 // ---- Releases from files ----
 
-enum class ImportFormat { kEdf };
+enum class ImportFormat {
+  kEdf,
+  kCsv,
+};
 const std::string& ToString(ImportFormat format);
-// "edf" → kEdf; nullopt otherwise.
+// "edf" → kEdf, "csv" → kCsv; nullopt otherwise.
 std::optional<ImportFormat> ParseImportFormat(std::string_view name);
 
 struct ImportProgress {

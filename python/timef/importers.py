@@ -3,8 +3,9 @@ written from input files, by timef's own C++ readers.
 
 ``read_edf(path)`` returns one Record (EDF, EDF+C, BDF or BDF+C) to add to a ``timef.Dataset``
 next to what you build; its values are read from the file when the writer (or ``to_numpy()``)
-needs them. ``timef.import_files("edf", paths, root=..., dataset=..., version=..., card=...)``
-writes one release with one record per file.
+needs them; ``read_csv(path)`` does the same for a CSV/TSV file.
+``timef.import_files("edf" | "csv", paths, root=..., dataset=..., version=..., card=...)`` writes
+one release with one record per file.
 """
 
 import os
@@ -40,18 +41,48 @@ def read_edf(path, *, keep_digital=False, spec_types=None, checksum=True):
     return record
 
 
+def read_csv(path, *, time_column=None, time_unit="auto", rate=None, units=None, delimiter=None,
+             dtype="float64", tolerance_us=1, spec_types=None, checksum=True):
+    """Reads a CSV/TSV file (a header line, one row per time step) as a Record: one root source
+    named after the file, one nullable signal per column other than the time column (an empty cell
+    is a null), named by its header without a ``(unit)`` / ``[unit]`` suffix.
+
+    ``time_column``: the time column's name (default: the first named time, t, timestamp or
+    datetime); ``time_unit``: "s", "ms", "iso" or "auto" (the name's unit suffix, else a number is
+    seconds and anything else ISO-8601); ``rate``: no time column, rows at this rate in Hz.
+    Evenly spaced times (each within ``tolerance_us`` µs) make a regular axis, others an
+    irregular one. ``units``: {column: unit}; ``delimiter``: one character (default from the
+    extension: .csv ',', .tsv/.tab tab); ``dtype``: "float64" or "float32" (an error for a value
+    float32 cannot hold exactly). ``spec_types`` and ``checksum`` as for ``read_edf``. Raises
+    FormatError naming the file, line and column for a ragged row, a cell that is not a number, a
+    bad or decreasing time, or an empty file (docs/importing.md, "CSV and TSV")."""
+    record, messages = _timef._read_csv(os.fspath(path), dict(spec_types or {}), bool(checksum),
+                                        _csv_options(time_column, time_unit, rate, units,
+                                                     delimiter, dtype, tolerance_us))
+    _warn(messages)
+    return record
+
+
+def _csv_options(time_column=None, time_unit="auto", rate=None, units=None, delimiter=None,
+                 dtype="float64", tolerance_us=1):
+    return {"time_column": time_column, "time_unit": time_unit, "rate": rate,
+            "units": dict(units) if units else None, "delimiter": delimiter, "dtype": dtype,
+            "tolerance_us": tolerance_us}
+
+
 def import_files(format, paths, *, root, dataset, version, card, keep_digital=False,
-                 spec_types=None, checksum=True, progress=None, **options):
+                 spec_types=None, checksum=True, csv=None, progress=None, **options):
     """Writes one release ``<root>/<dataset>/<version>`` from ``paths``, one record per file in
-    order (``format``: "edf"), and returns its directory. ``card``: the card's fields as for
-    ``timef.write`` (name, description, license, ...). ``keep_digital``, ``spec_types`` and
-    ``checksum`` as for ``read_edf``; ``options`` and ``progress`` as for ``timef.write``. Nothing
+    order (``format``: "edf" or "csv"), and returns its directory. ``card``: the card's fields as
+    for ``timef.write`` (name, description, license, ...). ``keep_digital``, ``spec_types`` and
+    ``checksum`` as for ``read_edf``; ``csv``: a dict of ``read_csv``'s keyword options
+    (time_column, rate, units, ...); ``options`` and ``progress`` as for ``timef.write``. Nothing
     is published when any file fails."""
     if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
     release_dir, messages = _timef._import_files(
         str(format), [os.fspath(p) for p in paths], dict(card), os.fspath(root), str(dataset),
-        str(version), bool(keep_digital), dict(spec_types or {}), bool(checksum), options,
-        progress)
+        str(version), bool(keep_digital), dict(spec_types or {}), bool(checksum),
+        _csv_options(**(csv or {})), options, progress)
     _warn(messages)
     return release_dir

@@ -327,14 +327,6 @@ int64_t ReadAnnotations(const InputFile& file, const EdfHeader& header, model::R
   return first_onset;
 }
 
-std::string SpecNameOf(std::string_view spec_type) {
-  for (const ModalityEntry& entry : ModalityTable()) {
-    if (entry.spec_type == spec_type) return std::string(entry.name);
-  }
-  if (spec_type == kGenericSpecType) return std::string(kGenericSpecName);
-  return std::string(spec_type);
-}
-
 }  // namespace
 
 std::shared_ptr<model::Record> ReadEdfFile(const std::filesystem::path& path,

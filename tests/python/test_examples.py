@@ -68,3 +68,14 @@ def test_train_ddp(tmp_path):
     assert printed[2] == "parameters equal on every process"
     assert printed[3] == "checkpoint: epoch 0, global position 4"
     assert len(printed) == 4
+
+
+def test_import_on_dask(tmp_path):
+    printed = run("import_dask.py", tmp_path).splitlines()
+    assert printed[0] == str(tmp_path / "examples" / "wearable" / "1.0.0")
+    assert len(printed) == 4
+    for k, line in enumerate(printed[1:3]):
+        assert line.startswith("part examples/wearable.import-1.0.0-") and line.endswith(f"@0.0.{k}")
+    assert printed[3] == "record 1 from subject1.csv: Pulse bpm, 250 values, 5 null"
+    with timef.TimeFReader.open(printed[0]) as r:
+        r.verify()

@@ -39,7 +39,45 @@ struct ImportArgs {
   std::vector<std::string> spec_types;
   bool no_checksum = false;
   int threads = 1;
+  // csv only
+  std::optional<std::string> time_column;
+  std::string time_unit = "auto";
+  std::optional<std::string> rate;
+  std::vector<std::string> units;
+  std::optional<std::string> delimiter;
+  std::string dtype = "float64";
+  int64_t tolerance_us = 1;
 };
+
+// The CSV options of `args` (docs/importing.md, "CSV and TSV").
+CsvOptions CsvOptionsOf(const ImportArgs& args) {
+  CsvOptions csv;
+  csv.time_column = args.time_column;
+  csv.time_unit = *ParseCsvTimeUnit(args.time_unit);  // checked by CLI11
+  csv.rate_hz = args.rate;
+  for (const std::string& mapping : args.units) {
+    const size_t eq = mapping.rfind('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw ValidationError(ErrorSite{.object = "timef import", .where = "--unit"},
+                            "expected COLUMN=UNIT, got '" + mapping + "'");
+    }
+    csv.units[mapping.substr(0, eq)] = mapping.substr(eq + 1);
+  }
+  if (args.delimiter) {
+    const std::string& d = *args.delimiter;
+    if (d == "tab" || d == "\\t" || d == "\t") {
+      csv.delimiter = '\t';
+    } else if (d.size() == 1 && d != "\"" && d != "\n" && d != "\r") {
+      csv.delimiter = d[0];
+    } else {
+      throw ValidationError(ErrorSite{.object = "timef import", .where = "--delimiter"},
+                            "expected one character (or 'tab'), got '" + d + "'");
+    }
+  }
+  csv.dtype = args.dtype == "float32" ? DType::kFloat32 : DType::kFloat64;  // checked by CLI11
+  csv.tolerance_us = args.tolerance_us;
+  return csv;
+}
 
 // A card from a JSON file: the `metadata` object of a manifest (docs/format.md §5.2), whose
 // dataset_id and dataset_version may be left out (they come from --dataset and --version; when
@@ -121,6 +159,15 @@ int RunImport(const ImportArgs& args) {
     }
     options.read.spec_types[mapping.substr(0, eq)] = mapping.substr(eq + 1);
   }
+  if (format != ImportFormat::kCsv &&
+      (args.time_column || args.time_unit != "auto" || args.rate || !args.units.empty() ||
+       args.delimiter || args.dtype != "float64" || args.tolerance_us != 1)) {
+    throw ValidationError(ErrorSite{.object = "timef import", .where = "FORMAT"},
+                          "--time-column, --time-unit, --rate, --unit, --delimiter, --dtype and "
+                          "--tolerance-us are options of csv, not " +
+                              args.format);
+  }
+  options.read.csv = CsvOptionsOf(args);
   options.read.warn = [&bar](const std::string& warning) {
     bar.Finish();
     fmt::print(stderr, "warning: {}\n", warning);
@@ -146,10 +193,10 @@ void RegisterImportCommands(CLI::App& app, Action& action) {
   auto args = std::make_shared<ImportArgs>();
   CLI::App* cmd = app.add_subcommand(
       "import",
-      "Write a release from recordings in another format (edf: EDF, EDF+C, BDF, BDF+C), one "
-      "record per input file; prints its directory");
+      "Write a release from recordings in another format (edf: EDF, EDF+C, BDF, BDF+C; csv: "
+      "CSV/TSV), one record per input file; prints its directory");
   cmd->group(kGroupWrite);
-  cmd->add_option("FORMAT", args->format, "Input format: edf")
+  cmd->add_option("FORMAT", args->format, "Input format: edf or csv")
       ->required()
       ->check(CLI::IsMember(core::EnumNames<ImportFormat>()));
   cmd->add_option("INPUT", args->inputs, "Input files, one record each, in this order")->required();
@@ -172,6 +219,28 @@ void RegisterImportCommands(CLI::App& app, Action& action) {
   cmd->add_flag("--no-checksum", args->no_checksum,
                 "Do not hash the input files into the records' metadata (source_sha256)");
   AddThreadsOption(*cmd, args->threads);
+  // csv only
+  cmd->add_option("--time-column", args->time_column,
+                  "csv: the time column (default: the first named time, t, timestamp or datetime)");
+  cmd->add_option("--time-unit", args->time_unit,
+                  "csv: s, ms or iso (ISO-8601); auto (default): from the column name's unit "
+                  "suffix, else a number is seconds and anything else ISO-8601")
+      ->check(CLI::IsMember({"auto", "s", "ms", "iso"}));
+  cmd->add_option("--rate", args->rate,
+                  "csv: no time column, rows at this rate in Hz (a positive decimal)");
+  cmd->add_option("--unit", args->units,
+                  "csv: COLUMN=UNIT, the unit of a signal column (repeatable; wins over the "
+                  "header's '(unit)' suffix)");
+  cmd->add_option("--delimiter", args->delimiter,
+                  "csv: the field delimiter, one character or 'tab' (default: ',' for .csv, tab "
+                  "for .tsv and .tab)");
+  cmd->add_option("--dtype", args->dtype,
+                  "csv: float64 (default) or float32 (only when every value is exact in float32)")
+      ->check(CLI::IsMember({"float64", "float32"}));
+  cmd->add_option("--tolerance-us", args->tolerance_us,
+                  "csv: times within this many µs of evenly spaced make a regular axis "
+                  "(default 1)")
+      ->check(CLI::NonNegativeNumber);
   cmd->callback([&action, args] { action = [args] { return RunImport(*args); }; });
 }
 
