@@ -3,9 +3,11 @@
 
 #include "core/enum_table.h"
 #include "importers/edf_reader.h"
+#include "importers/wfdb_reader.h"
 #include "timef/error.h"
 
-TIMEF_ENUM_TABLE(timef::ImportFormat, {timef::ImportFormat::kEdf, "edf"})
+TIMEF_ENUM_TABLE(timef::ImportFormat, {timef::ImportFormat::kEdf, "edf"},
+                 {timef::ImportFormat::kWfdb, "wfdb"})
 
 namespace timef {
 
@@ -32,6 +34,9 @@ WriteResult ImportFiles(ImportFormat format, const std::vector<std::filesystem::
     switch (format) {
       case ImportFormat::kEdf:
         dataset.AddRecord(importers::ReadEdfFile(input, options.read, specs));
+        break;
+      case ImportFormat::kWfdb:
+        dataset.AddRecord(importers::ReadWfdbRecord(input, options.read, specs));
         break;
     }
     ++progress.files_read;

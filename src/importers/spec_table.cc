@@ -1,6 +1,7 @@
 #include "importers/spec_table.h"
 
 #include "timef/error.h"
+#include "timef/importers.h"
 
 namespace timef::importers {
 namespace {
@@ -11,6 +12,14 @@ std::string SpecText(const model::Spec& spec) {
 }
 
 }  // namespace
+
+std::string SpecNameOf(std::string_view spec_type) {
+  for (const ModalityEntry& entry : ModalityTable()) {
+    if (entry.spec_type == spec_type) return std::string(entry.name);
+  }
+  if (spec_type == kGenericSpecType) return std::string(kGenericSpecName);
+  return std::string(spec_type);
+}
 
 std::shared_ptr<const model::Spec> SpecTable::Intern(model::Spec spec,
                                                      const std::filesystem::path& file,

@@ -5,10 +5,15 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "timef/model.h"
 
 namespace timef::importers {
+
+// The spec name of a spec_type: the modality table's name for one of its spec_types, "Signal" for
+// the generic one, else the spec_type itself.
+std::string SpecNameOf(std::string_view spec_type);
 
 class SpecTable {
  public:
