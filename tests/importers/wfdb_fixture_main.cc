@@ -12,6 +12,7 @@
 // With ECG_DIGITAL_FILE (little-endian int16 samples, e.g. scipy's MIT-BIH record 208 excerpt):
 // OUT_DIR/208.{hea,dat}, those samples as a format-212 record at 360 Hz, gain 200, ADC zero 1024,
 // 11-bit ADC, as the MIT-BIH Arrhythmia Database stores them.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -71,6 +72,9 @@ std::vector<ww::Annotation> Rec212Annotations() {
   }
   out.push_back({.sample = 1800, .code = 28, .aux = "(AFIB"});
   out.push_back({.sample = 2500, .code = 14, .subtype = 1, .chan = 1});
+  std::stable_sort(out.begin(), out.end(), [](const ww::Annotation& a, const ww::Annotation& b) {
+    return a.sample < b.sample;
+  });
   return out;
 }
 
@@ -138,6 +142,9 @@ int main(int argc, char** argv) {
     for (auto& s : badcode.signals) s.file = "badcode.dat";
     ww::Write(bad, badcode);
     annotations.push_back({.sample = 3000, .code = 44});
+    std::stable_sort(
+        annotations.begin(), annotations.end(),
+        [](const ww::Annotation& a, const ww::Annotation& b) { return a.sample < b.sample; });
     ww::WriteFile(bad / "badcode.atr", ww::EncodeAnnotations(annotations));
 
     ww::Record rate0 = rec;

@@ -173,6 +173,7 @@ std::string EncodeAnnotations(const std::vector<Annotation>& annotations) {
   int chan = 0;
   for (const Annotation& a : annotations) {
     int64_t delta = a.sample - time;
+    if (delta < 0) throw std::invalid_argument("wfdb_writer: annotations out of time order");
     if (delta > 1023) {
       // SKIP, then the interval as a PDP-11 long: high 16 bits first, each half low byte first.
       word(59, 0);
