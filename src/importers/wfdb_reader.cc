@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <numeric>
 
@@ -363,8 +364,14 @@ Json ReadAnnotationFiles(const WfdbData& data, const fs::path& header_path,
         content = std::make_shared<model::AnnotationContent>(
             "label", model::AnnotationValue::OfText(code.mnemonic));
       }
-      const int64_t at = static_cast<int64_t>(static_cast<__int128>(a.sample) * frame_period.first /
-                                              frame_period.second);
+      const __int128 at_us =
+          static_cast<__int128>(a.sample) * frame_period.first / frame_period.second;
+      if (at_us > std::numeric_limits<int64_t>::max()) {
+        throw FormatError(
+            ErrorSite{.file = path, .where = "annotation at sample " + std::to_string(a.sample)},
+            "its time in µs does not fit 64 bits");
+      }
+      const auto at = static_cast<int64_t>(at_us);
       auto occurrence = record.Annotate(content, model::TimePoint{at});
       Json metadata = {{"annotator", annotator},
                        {"sample", a.sample},
