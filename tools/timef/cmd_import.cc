@@ -168,9 +168,11 @@ void RegisterImportCommands(CLI::App& app, Action& action) {
                   "License of the release (required without --card; overrides the card's)");
   cmd->add_option("--name", args->name, "Name of the release (default: the dataset ID)");
   cmd->add_option("--description", args->description, "Description of the release");
-  cmd->add_flag("--keep-digital", args->keep_digital,
-                "Store the digital integers (int16/int32) with gain and offset in metadata "
-                "instead of physical float32 values");
+  cmd->add_flag(
+      "--keep-digital", args->keep_digital,
+      "Store the digital integers (int16/int32; WFDB: int8/int16/int32) with gain and offset "
+      "in metadata "
+      "instead of physical float32 values");
   cmd->add_option("--spec-type", args->spec_types,
                   "LABEL=SPEC_TYPE: the spec_type of the channels with this label (repeatable; "
                   "wins over the modality table)");
