@@ -171,8 +171,7 @@ void RegisterImportCommands(CLI::App& app, Action& action) {
   cmd->add_flag(
       "--keep-digital", args->keep_digital,
       "Store the digital integers (int16/int32; WFDB: int8/int16/int32) with gain and offset "
-      "in metadata "
-      "instead of physical float32 values");
+      "in metadata instead of physical float32 values");
   cmd->add_option("--spec-type", args->spec_types,
                   "LABEL=SPEC_TYPE: the spec_type of the channels with this label (repeatable; "
                   "wins over the modality table)");
