@@ -664,6 +664,19 @@ WfdbAnnotations ParseMitAnnotations(const std::filesystem::path& path, std::stri
   size_t pos = 0;
   // Index in out.annotations of the annotation that SUB and AUX modify (the last one read).
   std::optional<size_t> current;
+  // The last annotation is complete once the next one starts (or the file ends): a modification
+  // label (a NOTE at sample 0 whose aux is "## CODE MNEMONIC ...") then defines its code and is
+  // not an annotation itself.
+  auto close_current = [&] {
+    if (!current) return;
+    const WfdbAnnotation& last = out.annotations[*current];
+    if (last.code != kNote || last.sample != 0 || !last.aux) return;
+    if (auto label = ModificationLabel(*last.aux)) {
+      out.defined[label->first] = std::move(label->second);
+      out.annotations.pop_back();
+      current.reset();
+    }
+  };
   while (pos + 2 <= bytes.size()) {
     const size_t word_pos = pos;
     const uint32_t word = word_at(pos);
@@ -734,36 +747,16 @@ WfdbAnnotations ParseMitAnnotations(const std::filesystem::path& path, std::stri
                  "annotation code " + std::to_string(code) + " is not an annotation code (1 … " +
                      std::to_string(kAcMax) + " or a pseudo-code 59 … 63)");
     }
-    // A modification label defines a code from here on; it is not an annotation itself. Labels
-    // are NOTEs at sample 0 whose aux is "## ...": decided when the next word is read, so the
-    // annotation is kept as current and checked afterwards.
     WfdbAnnotation a;
     a.sample = time;
     a.code = code;
     a.num = num;
     a.chan = chan;
-    // Close the previous annotation (a possible modification label) before this one.
-    if (current) {
-      const WfdbAnnotation& prev = out.annotations[*current];
-      if (prev.code == kNote && prev.sample == 0 && prev.aux) {
-        if (auto label = ModificationLabel(*prev.aux)) {
-          out.defined[label->first] = std::move(label->second);
-          out.annotations.pop_back();
-        }
-      }
-    }
+    close_current();
     out.annotations.push_back(std::move(a));
     current = out.annotations.size() - 1;
   }
-  if (current) {
-    const WfdbAnnotation& prev = out.annotations[*current];
-    if (prev.code == kNote && prev.sample == 0 && prev.aux) {
-      if (auto label = ModificationLabel(*prev.aux)) {
-        out.defined[label->first] = std::move(label->second);
-        out.annotations.pop_back();
-      }
-    }
-  }
+  close_current();
   if (!ended) {
     FailHeader(path, at_byte(bytes.size()), "the file ends without the end-of-file word (0x0000)");
   }
