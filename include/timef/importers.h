@@ -1,9 +1,9 @@
 // Importers (docs/importing.md): recordings in other formats read into model Records, and a
-// release written from a list of input files. The EDF family (EDF, EDF+C, BDF, BDF+C) is read
-// here, with no third-party library: the header is parsed and every field used is validated when
-// the file is opened; each channel's values are read lazily, data record by data record, through
-// a piece loader (timef/model/values.h), so a recording larger than memory is written in bounded
-// memory.
+// release written from a list of input files. The EDF family (EDF, EDF+C, BDF, BDF+C) and WFDB
+// records are read here, with no third-party library: the header is parsed and every field used
+// is validated when the file is opened; each channel's values are read lazily, data record by data
+// record, through a piece loader (timef/model/values.h), so a recording larger than memory is
+// written in bounded memory.
 #pragma once
 
 #include <cstdint>
@@ -89,6 +89,9 @@ struct ReadOptions {
   std::function<void(const std::string&)> warn;
   // CSV / TSV only.
   CsvOptions csv;
+  // WFDB: the annotators whose MIT-format files `<record>.<annotator>` are read. Empty: `atr`
+  // when that file exists. A named annotator's missing file is a MissingFileError.
+  std::vector<std::string> wfdb_annotators;
 };
 
 // Reads one EDF/EDF+C/BDF/BDF+C file as a Record: one root source named after the file, one
@@ -111,14 +114,28 @@ std::shared_ptr<model::Record> ReadEdf(const std::filesystem::path& path,
 std::shared_ptr<model::Record> ReadCsv(const std::filesystem::path& path,
                                        const ReadOptions& options = {});
 
+// Reads one WFDB record (PhysioNet header(5), signal(5), annot(5)) as a Record; `path` is its
+// `.hea` file or its record name (the header path without `.hea`). One root source named after
+// the record, one signal per signal line named by its description (values loaded lazily, the
+// format's invalid value as a null, the header's checksum verified when the values are read),
+// the annotators' beats and events as point annotations (key `label`, the mnemonic as text;
+// sample, subtype, chan, num and aux note in the occurrence's metadata), the header's fields in
+// metadata (docs/importing.md, "WFDB"). FormatError naming the file and the line/field (or the
+// byte of an annotation file) for a malformed record, a multi-segment record, a format other
+// than 16, 24, 32, 61, 80, 160, 212, 310, 311, a signal file whose length contradicts the header;
+// MissingFileError for a missing header, signal or named annotation file.
+std::shared_ptr<model::Record> ReadWfdb(const std::filesystem::path& path,
+                                        const ReadOptions& options = {});
+
 // ---- Releases from files ----
 
 enum class ImportFormat {
   kEdf,
   kCsv,
+  kWfdb,
 };
 const std::string& ToString(ImportFormat format);
-// "edf" → kEdf, "csv" → kCsv; nullopt otherwise.
+// "edf" → kEdf, "csv" → kCsv, "wfdb" → kWfdb; nullopt otherwise.
 std::optional<ImportFormat> ParseImportFormat(std::string_view name);
 
 struct ImportProgress {

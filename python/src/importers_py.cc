@@ -1,6 +1,6 @@
-// timef.importers.read_edf() and timef.import_files() (docs/importing.md): the C++ importers with
-// the GIL released while files are read and the release is written. Warnings are collected and
-// returned, and the Python layer raises them as Python warnings.
+// timef.importers.read_edf(), read_wfdb() and timef.import_files() (docs/importing.md): the C++
+// importers with the GIL released while files are read and the release is written. Warnings are
+// collected and returned, and the Python layer raises them as Python warnings.
 #include "py_common.h"
 #include "timef/compose.h"
 #include "timef/importers.h"
@@ -85,12 +85,30 @@ void BindImporters(py::module_& m) {
       },
       py::arg("path"), py::arg("spec_types"), py::arg("checksum"), py::arg("csv"));
   m.def(
+      "_read_wfdb",
+      [](const std::string& path, bool keep_digital,
+         const std::map<std::string, std::string>& spec_types, bool checksum,
+         const std::vector<std::string>& annotators) {
+        std::vector<std::string> warnings;
+        std::shared_ptr<model::Record> record;
+        {
+          py::gil_scoped_release release;
+          ReadOptions options = MakeReadOptions(keep_digital, spec_types, checksum, &warnings);
+          options.wfdb_annotators = annotators;
+          record = ReadWfdb(path, options);
+        }
+        return py::make_tuple(record, warnings);
+      },
+      py::arg("path"), py::arg("keep_digital"), py::arg("spec_types"), py::arg("checksum"),
+      py::arg("annotators"));
+  m.def(
       "_import_files",
       [](const std::string& format_name, const std::vector<std::string>& paths,
          const py::dict& card_fields, const std::string& root, const std::string& dataset,
          const std::string& version, bool keep_digital,
          const std::map<std::string, std::string>& spec_types, bool checksum, const py::dict& csv,
-         const py::dict& write_options, py::object progress) {
+         const py::dict& write_options, py::object progress,
+         const std::vector<std::string>& annotators) {
         const ImportFormat format =
             RequireName(ParseImportFormat(format_name), "import format", format_name);
         manifest::Card card = CardFromDict(card_fields);
@@ -100,6 +118,7 @@ void BindImporters(py::module_& m) {
         ImportOptions options;
         options.read = MakeReadOptions(keep_digital, spec_types, checksum, &warnings);
         options.read.csv = CsvOptionsFromDict(csv);
+        options.read.wfdb_annotators = annotators;
         options.write = WriteOptionsFromDict(write_options, progress);
         std::vector<std::filesystem::path> inputs(paths.begin(), paths.end());
         WriteResult result;
@@ -111,7 +130,8 @@ void BindImporters(py::module_& m) {
       },
       py::arg("format"), py::arg("paths"), py::arg("card"), py::arg("root"), py::arg("dataset"),
       py::arg("version"), py::arg("keep_digital"), py::arg("spec_types"), py::arg("checksum"),
-      py::arg("csv"), py::arg("options"), py::arg("progress"));
+      py::arg("csv"), py::arg("options"), py::arg("progress"),
+      py::arg("annotators") = std::vector<std::string>{});
   // timef.dask.import_files' last step: one release importing, by reference, every record of the
   // part releases `part_dirs` in order (parent aliases part0, part1, ...): no value is copied.
   m.def(

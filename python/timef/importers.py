@@ -1,11 +1,11 @@
 """Importers (docs/importing.md): recordings in other formats read as timef Records, and releases
 written from input files, by timef's own C++ readers.
 
-``read_edf(path)`` returns one Record (EDF, EDF+C, BDF or BDF+C) to add to a ``timef.Dataset``
-next to what you build; its values are read from the file when the writer (or ``to_numpy()``)
-needs them; ``read_csv(path)`` does the same for a CSV/TSV file.
-``timef.import_files("edf" | "csv", paths, root=..., dataset=..., version=..., card=...)`` writes
-one release with one record per file.
+``read_edf(path)`` returns one Record (EDF, EDF+C, BDF or BDF+C), ``read_wfdb(path)`` one WFDB
+record and ``read_csv(path)`` one CSV/TSV file, to add to a ``timef.Dataset`` next to what you
+build; their values are read from the files when the writer (or ``to_numpy()``) needs them.
+``timef.import_files("edf" | "csv" | "wfdb", paths, root=..., dataset=..., version=..., card=...)``
+writes one release with one record per file (per WFDB record).
 """
 
 import os
@@ -63,6 +63,24 @@ def read_csv(path, *, time_column=None, time_unit="auto", rate=None, units=None,
     return record
 
 
+def read_wfdb(path, *, keep_digital=False, spec_types=None, checksum=True, annotators=None):
+    """Reads a WFDB record (``path``: its ``.hea`` file or its record name) as a Record: one root
+    source named after the record, one signal per signal line named by its description (float32
+    physical values (digital - baseline) / gain, or with ``keep_digital`` the digital integers with
+    ``gain`` and ``offset`` in the signal's metadata; the format's invalid value is a null), the
+    annotation file's beats and events as point annotations (key ``label``, the mnemonic as text;
+    ``sample``, ``subtype``, ``chan``, ``num`` and the ``aux`` note in each annotation's
+    ``metadata``), the header's fields in metadata. ``annotators``: the annotation files
+    ``<record>.<name>`` to read (default: ``atr`` when it exists). The signal files' checksums are
+    verified when the values are read. Raises FormatError naming the file and the line/field for a
+    malformed or multi-segment record, MissingFileError for a missing file."""
+    record, messages = _timef._read_wfdb(os.fspath(path), bool(keep_digital),
+                                         dict(spec_types or {}), bool(checksum),
+                                         [str(a) for a in (annotators or [])])
+    _warn(messages)
+    return record
+
+
 def _csv_options(time_column=None, time_unit="auto", rate=None, units=None, delimiter=None,
                  dtype="float64", tolerance_us=1):
     return {"time_column": time_column, "time_unit": time_unit, "rate": rate,
@@ -71,18 +89,20 @@ def _csv_options(time_column=None, time_unit="auto", rate=None, units=None, deli
 
 
 def import_files(format, paths, *, root, dataset, version, card, keep_digital=False,
-                 spec_types=None, checksum=True, csv=None, progress=None, **options):
+                 spec_types=None, checksum=True, csv=None, progress=None, annotators=None,
+                 **options):
     """Writes one release ``<root>/<dataset>/<version>`` from ``paths``, one record per file in
-    order (``format``: "edf" or "csv"), and returns its directory. ``card``: the card's fields as
-    for ``timef.write`` (name, description, license, ...). ``keep_digital``, ``spec_types`` and
-    ``checksum`` as for ``read_edf``; ``csv``: a dict of ``read_csv``'s keyword options
-    (time_column, rate, units, ...); ``options`` and ``progress`` as for ``timef.write``. Nothing
-    is published when any file fails."""
+    order (``format``: "edf", "csv" or "wfdb"), and returns its directory. ``card``: the card's
+    fields as for ``timef.write`` (name, description, license, ...). ``keep_digital``,
+    ``spec_types`` and ``checksum`` as for ``read_edf``; ``csv``: a dict of ``read_csv``'s keyword
+    options (time_column, rate, units, ...); ``annotators`` (wfdb) as for ``read_wfdb``;
+    ``options`` and ``progress`` as for ``timef.write``. Nothing is published when any file
+    fails."""
     if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
     release_dir, messages = _timef._import_files(
         str(format), [os.fspath(p) for p in paths], dict(card), os.fspath(root), str(dataset),
         str(version), bool(keep_digital), dict(spec_types or {}), bool(checksum),
-        _csv_options(**(csv or {})), options, progress)
+        _csv_options(**(csv or {})), options, progress, [str(a) for a in (annotators or [])])
     _warn(messages)
     return release_dir

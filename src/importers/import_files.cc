@@ -6,10 +6,12 @@
 #include "core/enum_table.h"
 #include "importers/csv_reader.h"
 #include "importers/edf_reader.h"
+#include "importers/wfdb_reader.h"
 #include "timef/error.h"
 
 TIMEF_ENUM_TABLE(timef::ImportFormat, {timef::ImportFormat::kEdf, "edf"},
-                 {timef::ImportFormat::kCsv, "csv"})
+                 {timef::ImportFormat::kCsv, "csv"},
+                 {timef::ImportFormat::kWfdb, "wfdb"})
 
 namespace timef {
 
@@ -40,6 +42,9 @@ WriteResult ImportFiles(ImportFormat format, const std::vector<std::filesystem::
         break;
       case ImportFormat::kCsv:
         dataset.AddRecord(importers::ReadCsvFile(input, options.read, specs, &used_units));
+        break;
+      case ImportFormat::kWfdb:
+        dataset.AddRecord(importers::ReadWfdbRecord(input, options.read, specs));
         break;
     }
     ++progress.files_read;

@@ -72,7 +72,7 @@ expect_in bad_card "$scratch/bad_card.err" "night.ch0.txt: not JSON"
 run again 1 import edf "$in/night.edf" --root "$root" --dataset test/night --version 1.0.0 \
   --license CC0-1.0
 expect_error_lines again
-run bad_format 2 import wfdb "$in/night.edf" --root "$root" --dataset test/bad --version 1.0.0
+run bad_format 2 import nosuchformat "$in/night.edf" --root "$root" --dataset test/bad --version 1.0.0
 [ -e "$root/test/bad" ] && fail "something was written under $root/test/bad"
 find "$root" -name '*.tmp-*' | grep -q . && fail "a staging directory (*.tmp-*) was left behind"
 

@@ -109,7 +109,7 @@ def test_errors_name_file_and_field(inputs, tmp_path):
                            dataset="tests/bad", version="1.0.0", card=CARD)
     assert not (tmp_path / "tests" / "bad").exists()
     with pytest.raises(timef.ValidationError, match="import format"):
-        timef.import_files("wfdb", [inputs / "night.edf"], root=tmp_path, dataset="tests/bad",
+        timef.import_files("nosuchformat", [inputs / "night.edf"], root=tmp_path, dataset="tests/bad",
                            version="1.0.0", card=CARD)
 
 

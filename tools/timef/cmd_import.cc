@@ -1,7 +1,7 @@
 // `timef import FORMAT INPUT... --root DIR --dataset ORG/NAME --version X.Y.Z [--card FILE]
 // [--license L] [--name TEXT] [--description TEXT] [--keep-digital] [--spec-type LABEL=TYPE]...
-// [--no-checksum] [--threads N]`: one release from recordings in another format, one record per
-// input file (docs/importing.md).
+// [--no-checksum] [--annotator NAME]... [--threads N]`: one release from recordings in another
+// format, one record per input file (docs/importing.md).
 #include <fmt/core.h>
 
 #include <fstream>
@@ -38,6 +38,7 @@ struct ImportArgs {
   bool keep_digital = false;
   std::vector<std::string> spec_types;
   bool no_checksum = false;
+  std::vector<std::string> annotators;  // wfdb
   int threads = 1;
   // csv only
   std::optional<std::string> time_column;
@@ -151,6 +152,7 @@ int RunImport(const ImportArgs& args) {
   ImportOptions options;
   options.read.keep_digital = args.keep_digital;
   options.read.checksum = !args.no_checksum;
+  options.read.wfdb_annotators = args.annotators;
   for (const std::string& mapping : args.spec_types) {
     const size_t eq = mapping.rfind('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == mapping.size()) {
@@ -194,12 +196,16 @@ void RegisterImportCommands(CLI::App& app, Action& action) {
   CLI::App* cmd = app.add_subcommand(
       "import",
       "Write a release from recordings in another format (edf: EDF, EDF+C, BDF, BDF+C; csv: "
-      "CSV/TSV), one record per input file; prints its directory");
+      "CSV/TSV; wfdb: WFDB records), one record per input file (per WFDB record); prints its "
+      "directory");
   cmd->group(kGroupWrite);
-  cmd->add_option("FORMAT", args->format, "Input format: edf or csv")
+  cmd->add_option("FORMAT", args->format, "Input format: " + core::EnumNameList<ImportFormat>())
       ->required()
       ->check(CLI::IsMember(core::EnumNames<ImportFormat>()));
-  cmd->add_option("INPUT", args->inputs, "Input files, one record each, in this order")->required();
+  cmd->add_option("INPUT", args->inputs,
+                  "Input files, one record each, in this order (wfdb: the .hea file or the "
+                  "record name)")
+      ->required();
   AddRootOption(*cmd);
   cmd->add_option("--dataset", args->dataset, "Dataset ID of the release (org/name)")->required();
   cmd->add_option("--version", args->version, "Version of the release (x.y.z)")->required();
@@ -210,14 +216,18 @@ void RegisterImportCommands(CLI::App& app, Action& action) {
                   "License of the release (required without --card; overrides the card's)");
   cmd->add_option("--name", args->name, "Name of the release (default: the dataset ID)");
   cmd->add_option("--description", args->description, "Description of the release");
-  cmd->add_flag("--keep-digital", args->keep_digital,
-                "Store the digital integers (int16/int32) with gain and offset in metadata "
-                "instead of physical float32 values");
+  cmd->add_flag(
+      "--keep-digital", args->keep_digital,
+      "Store the digital integers (int16/int32; WFDB: int8/int16/int32) with gain and offset "
+      "in metadata instead of physical float32 values");
   cmd->add_option("--spec-type", args->spec_types,
                   "LABEL=SPEC_TYPE: the spec_type of the channels with this label (repeatable; "
                   "wins over the modality table)");
   cmd->add_flag("--no-checksum", args->no_checksum,
                 "Do not hash the input files into the records' metadata (source_sha256)");
+  cmd->add_option("--annotator", args->annotators,
+                  "wfdb: read the annotation file RECORD.NAME (repeatable; default: RECORD.atr "
+                  "when it exists)");
   AddThreadsOption(*cmd, args->threads);
   // csv only
   cmd->add_option("--time-column", args->time_column,
