@@ -18,8 +18,9 @@ struct ChunkReader::OpenShard {
 
 ChunkReader::ChunkReader(std::size_t dictionary_cache_bytes)
     : dictionaries_(std::make_shared<parquet::DictionaryCache>(dictionary_cache_bytes)) {}
-ChunkReader::ChunkReader(std::shared_ptr<parquet::DictionaryCache> dictionaries)
-    : dictionaries_(std::move(dictionaries)) {}
+ChunkReader::ChunkReader(std::shared_ptr<parquet::DictionaryCache> dictionaries,
+                         std::shared_ptr<parquet::DecodeBudget> budget)
+    : dictionaries_(std::move(dictionaries)), budget_(std::move(budget)) {}
 ChunkReader::~ChunkReader() = default;
 
 ChunkReader::OpenShard& ChunkReader::Shard(const ChunkRef& chunk) {
@@ -27,6 +28,7 @@ ChunkReader::OpenShard& ChunkReader::Shard(const ChunkRef& chunk) {
   if (found != shards_.end()) return *found->second;
   parquet::ReaderOptions options;
   options.dictionary_cache = dictionaries_;
+  options.decode_budget = budget_;
   auto shard = std::make_unique<OpenShard>(parquet::FileReader::OpenFile(chunk.file, options));
   const auto& columns = shard->reader.columns();
   for (std::size_t i = 0; i < columns.size(); ++i) {
