@@ -13,7 +13,6 @@ struct ChunkReader::OpenShard {
   explicit OpenShard(parquet::FileReader opened) : reader(std::move(opened)) {}
   parquet::FileReader reader;
   int values_column = -1;  // -1 = the file has no `values` column
-  parquet::ColumnData scratch;
 };
 
 ChunkReader::ChunkReader(std::size_t dictionary_cache_bytes)
@@ -66,8 +65,16 @@ model::ValueArray ChunkReader::Read(const ChunkRef& chunk, const model::Spec& sp
     fail("row " + std::to_string(chunk.row) + " does not exist (the row group has " +
          std::to_string(rows) + ")");
   }
-  reader.ReadRows(row_group, shard.values_column, chunk.row, chunk.row + 1, shard.scratch);
-  model::ValueArray values = RowToValues(shard.scratch, spec, chunk.n_values, fail);
+  // One scratch for every shard, emptied after a read that grew it past kKeepScratchBytes: a
+  // list row of a hostile page can decode to far more values than the chunk has.
+  struct TrimScratch {
+    parquet::ColumnData& scratch;
+    ~TrimScratch() {
+      if (scratch.values.capacity() > kKeepScratchBytes) scratch = parquet::ColumnData{};
+    }
+  } trim{scratch_};
+  reader.ReadRows(row_group, shard.values_column, chunk.row, chunk.row + 1, scratch_);
+  model::ValueArray values = RowToValues(scratch_, spec, chunk.n_values, fail);
   ++closed_stats_.chunks_read;
   return values;
 }

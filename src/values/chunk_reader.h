@@ -76,6 +76,9 @@ class ChunkReader {
   OpenShard& Shard(const ChunkRef& chunk);
   std::shared_ptr<parquet::DictionaryCache> dictionaries_;
   std::shared_ptr<parquet::DecodeBudget> budget_;
+  // Decoded rows before they become a ValueArray; kept between reads up to this size.
+  static constexpr std::size_t kKeepScratchBytes = std::size_t{2} << 20;
+  parquet::ColumnData scratch_;
   std::map<std::filesystem::path, std::unique_ptr<OpenShard>> shards_;
   ChunkReaderStats closed_stats_;
 };
