@@ -108,6 +108,9 @@ struct ReaderCounters {
   std::uint64_t catalog_cache_loads = 0;
   std::uint64_t payload_files_opened = 0;
   std::uint64_t payload_values_read = 0;
+  // The most bytes of decoded buffers (decompressed Parquet pages, decoded Zarr inner chunks) the
+  // reader held at once, never above ReaderOptions::decode_budget_bytes.
+  std::uint64_t decode_budget_peak = 0;
 };
 
 class ReaderState;
@@ -152,6 +155,14 @@ struct ReaderOptions {
   // scratch); the decoded dictionaries are shared (docs/architecture.md "Decode lanes"). The
   // values are the same for any count.
   int decode_threads = 1;
+  // Budget of the decoded buffers the reader holds at once, over all its decode lanes and open
+  // files (docs/format.md §7.7 "Decode budget"): decompressed Parquet pages, the pages it parks to
+  // resume, and the Zarr inner chunks it keeps. A page's header declares its decompressed size,
+  // which a few KB of zstd can make hundreds of MB; a page or chunk that does not fit what is left
+  // is a FormatError naming the file (kept Zarr chunks are dropped first to make room). timef
+  // writes 16 KiB pages and 1 MiB chunks, so the default leaves room for files of other writers
+  // with large pages. At least 1 (ValidationError at Open).
+  std::int64_t decode_budget_bytes = std::int64_t{256} << 20;
 };
 
 // A signal's stored values found through the reader's compact locator index, without building its

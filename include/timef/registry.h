@@ -74,9 +74,11 @@ struct StaleStaging {
 // docs/format.md §3.3 DECIDE: stale staging directories are removed only by this explicit call (the
 // `timef gc` command), never by a writer or a reader. Removes every `<root>/<org>/<name>/
 // <version>.tmp-<32 hex>/` whose newest entry (the directory and everything below it) was
-// modified more than `older_than` ago: a writer still working touches its files, so its staging
-// directory stays young. Other names are left alone. With `dry_run` nothing is removed. FileError
-// naming the directory when a removal fails.
+// modified more than `older_than` ago and whose writer is gone: Gc holds the writers' lock of
+// `<org>/<name>/` (flock, taken by every writer of this library to create a staging directory and
+// to publish) while it looks, and skips a staging directory whose own lock a live writer holds,
+// however old its files. Other names are left alone. With `dry_run` nothing is removed. FileError
+// naming the directory when a lock or a removal fails.
 std::vector<StaleStaging> Gc(const std::filesystem::path& root,
                              std::chrono::seconds older_than = std::chrono::hours(24),
                              bool dry_run = false);

@@ -1,10 +1,30 @@
 // JSON metadata ↔ Python objects. Metadata, provenance and manifests are small, so a recursive
 // walk is enough; integers keep their exact value (uint64 above int64 included).
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 #include "py_common.h"
 
 namespace timef::python {
+
+void CheckEncodable(py::handle text) {
+  Py_ssize_t size = 0;
+  if (PyUnicode_AsUTF8AndSize(text.ptr(), &size) != nullptr) return;
+  PyErr_Clear();
+  const Py_ssize_t n = PyUnicode_GetLength(text.ptr());
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    const Py_UCS4 c = PyUnicode_ReadChar(text.ptr(), i);
+    if (c >= 0xD800 && c <= 0xDFFF) {
+      char code[8];
+      std::snprintf(code, sizeof code, "%04X", static_cast<unsigned>(c));
+      throw ValidationError("str holds a lone surrogate U+" + std::string(code) + " at index " +
+                            std::to_string(i) +
+                            ": text must be valid Unicode to be stored as UTF-8");
+    }
+  }
+  throw ValidationError("str cannot be encoded as UTF-8");
+}
 
 py::object JsonToPy(const Json& json) {
   switch (json.type()) {

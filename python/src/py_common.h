@@ -21,6 +21,34 @@ namespace timef::python {
 
 namespace py = pybind11;
 
+// Throws ValidationError when `text` (a str) cannot be UTF-8: it holds a lone surrogate (which
+// Python allows in a str, "\ud800"); names the code point and its index. Every str that enters
+// as std::string or std::string_view goes through this (the type casters below), so no binding
+// raises UnicodeEncodeError or pybind's "incompatible function arguments" instead.
+void CheckEncodable(py::handle text);
+
+}  // namespace timef::python
+
+// The one conversion of str arguments: pybind's own, after CheckEncodable.
+namespace pybind11::detail {
+template <>
+struct type_caster<std::string> : string_caster<std::string> {
+  bool load(handle src, bool convert) {
+    if (src && PyUnicode_Check(src.ptr())) timef::python::CheckEncodable(src);
+    return string_caster<std::string>::load(src, convert);
+  }
+};
+template <>
+struct type_caster<std::string_view> : string_caster<std::string_view, true> {
+  bool load(handle src, bool convert) {
+    if (src && PyUnicode_Check(src.ptr())) timef::python::CheckEncodable(src);
+    return string_caster<std::string_view, true>::load(src, convert);
+  }
+};
+}  // namespace pybind11::detail
+
+namespace timef::python {
+
 // JSON (nlohmann::ordered_json) ↔ Python: null/bool/int/float/str/list/dict. PyToJson raises
 // ValidationError naming `what` for anything else (a dict key that is not a str, a set, …).
 py::object JsonToPy(const Json& json);

@@ -192,18 +192,21 @@ void BindReader(py::module_& m) {
       .def_static(
           "open",
           [](const std::string& path, std::optional<std::string> sources_root,
-             std::int64_t index_all_chunks, std::int64_t catalog_cache_bytes, int decode_threads) {
+             std::int64_t index_all_chunks, std::int64_t catalog_cache_bytes, int decode_threads,
+             std::int64_t decode_budget_bytes) {
             ReaderOptions options;
             options.index_all_chunks = index_all_chunks;
             options.catalog_cache_bytes = catalog_cache_bytes;
             options.decode_threads = decode_threads;
+            options.decode_budget_bytes = decode_budget_bytes;
             if (sources_root) options.sources_root = *sources_root;
             return Reader::Open(path, options);
           },
           py::arg("path"), py::arg("sources_root") = py::none(),
           py::arg("index_all_chunks") = ReaderOptions{}.index_all_chunks,
           py::arg("catalog_cache_bytes") = ReaderOptions{}.catalog_cache_bytes,
-          py::arg("decode_threads") = ReaderOptions{}.decode_threads, Guard())
+          py::arg("decode_threads") = ReaderOptions{}.decode_threads,
+          py::arg("decode_budget_bytes") = ReaderOptions{}.decode_budget_bytes, Guard())
       .def_property_readonly("path", [](const Reader& r) { return r.path().string(); })
       .def_property_readonly(
           "manifest",

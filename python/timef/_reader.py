@@ -87,7 +87,8 @@ def _check_parent(parent):
 class TimeFReader:
     """Reads one committed release. Use as a context manager; close() releases open files."""
 
-    def __init__(self, native, sources_root=None, catalog_cache_bytes=None, decode_threads=None):
+    def __init__(self, native, sources_root=None, catalog_cache_bytes=None, decode_threads=None,
+                 decode_budget_bytes=None):
         # Built by open() and Registry.open() from an opened release; a path given here would
         # otherwise fail only at the first read, with an unrelated AttributeError.
         if not isinstance(native, _timef.Reader):
@@ -103,10 +104,11 @@ class TimeFReader:
         self._sources_root = sources_root
         self._catalog_cache_bytes = catalog_cache_bytes
         self._decode_threads = decode_threads
+        self._decode_budget_bytes = decode_budget_bytes
 
     @classmethod
     def open(cls, version_dir, *, sources_root=None, catalog_cache_bytes=None,
-             decode_threads=None):
+             decode_threads=None, decode_budget_bytes=None):
         """Opens the release in ``version_dir``: checks the manifest and every file's presence and
         size, then each payload source (found below ``sources_root``, by default the registry
         root holding the release) and its pinned files. Hashes nothing, opens no catalog.
@@ -117,15 +119,24 @@ class TimeFReader:
 
         ``decode_threads`` (1 to 256, default 1): threads that decode values at once in a batch
         read (``load_values``, and reads whose ``load`` plan loads signal values). The values are
-        the same for any count."""
+        the same for any count.
+
+        ``decode_budget_bytes`` (at least 1, default 256 MiB): the most bytes of decoded buffers
+        (decompressed Parquet pages, decoded Zarr chunks) the reader holds at once over all its
+        threads and open files; a page or chunk that does not fit is a ``timef.FormatError``
+        naming the file (docs/format.md §7.7), never unbounded memory."""
         import os
         root = None if sources_root is None else os.fspath(sources_root)
-        return cls(cls._native(os.fspath(version_dir), root, catalog_cache_bytes, decode_threads),
-                   root, catalog_cache_bytes, decode_threads)
+        return cls(cls._native(os.fspath(version_dir), root, catalog_cache_bytes, decode_threads,
+                               decode_budget_bytes),
+                   root, catalog_cache_bytes, decode_threads, decode_budget_bytes)
 
     @staticmethod
-    def _native(path, sources_root, catalog_cache_bytes, decode_threads=None):
+    def _native(path, sources_root, catalog_cache_bytes, decode_threads=None,
+                decode_budget_bytes=None):
         options = {}
+        if decode_budget_bytes is not None:
+            options["decode_budget_bytes"] = decode_budget_bytes
         if catalog_cache_bytes is not None:
             options["catalog_cache_bytes"] = int(catalog_cache_bytes)
         if decode_threads is not None:
@@ -143,14 +154,16 @@ class TimeFReader:
         # Pickled (e.g. into a spawned DataLoader worker) as its path: the copy reopens.
         return {"path": self.path, "sources_root": self._sources_root,
                 "catalog_cache_bytes": self._catalog_cache_bytes,
-                "decode_threads": self._decode_threads}
+                "decode_threads": self._decode_threads,
+                "decode_budget_bytes": self._decode_budget_bytes}
 
     def __setstate__(self, state):
         self._sources_root = state.get("sources_root")
         self._catalog_cache_bytes = state.get("catalog_cache_bytes")
         self._decode_threads = state.get("decode_threads")
+        self._decode_budget_bytes = state.get("decode_budget_bytes")
         self._r = self._native(state["path"], self._sources_root, self._catalog_cache_bytes,
-                               self._decode_threads)
+                               self._decode_threads, self._decode_budget_bytes)
 
     @property
     def path(self):

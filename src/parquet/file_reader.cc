@@ -59,7 +59,8 @@ struct FileReader::Impl {
       : file(std::move(f)),
         options(std::move(o)),
         context{std::move(path), {}, {}, {}},
-        chunk_reader(*file, stats, options.verify_crc, options.dictionary_cache.get(), file_id) {}
+        chunk_reader(*file, stats, options.verify_crc, options.dictionary_cache.get(), file_id,
+                     options.decode_budget.get()) {}
   ~Impl() {
     if (options.dictionary_cache) options.dictionary_cache->EraseFile(file_id);
   }

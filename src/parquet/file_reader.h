@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "parquet/column_data.h"
+#include "parquet/decode_budget.h"
 #include "parquet/dictionary_cache.h"
 #include "parquet/file_io.h"
 #include "parquet/metadata.h"
@@ -34,6 +35,10 @@ struct ReaderOptions {
   // run on different threads: the cache locks itself); null keeps only the last chunk's
   // dictionary. A reader drops its entries when it is destroyed.
   std::shared_ptr<DictionaryCache> dictionary_cache;
+  // Where decompressed page buffers are charged (shared by the readers given it, on any thread);
+  // null charges nothing (each page is still capped at kMaxUncompressedPageSize). A page the
+  // budget cannot take is a FormatError naming the file, row group, column and page offset.
+  std::shared_ptr<DecodeBudget> decode_budget;
 };
 
 // Not thread-safe (reads reuse scratch buffers and cache the last dictionary): use one reader

@@ -118,6 +118,11 @@ std::span<const std::byte> ColumnChunkReader::Content(const RawPage& page) {
 
 void ColumnChunkReader::Read(const ChunkInfo& info, const OffsetIndex* index, std::int64_t first,
                              std::int64_t last, ColumnData& out) {
+  // What stays between reads: the parked pages and a buffer of at most a parked page's size.
+  struct TrimAfter {
+    PageDecompressor& decompressor;
+    ~TrimAfter() { decompressor.Trim(kMaxParkedPageBytes); }
+  } trim_after{decompressor_};
   info_ = &info;
   const ColumnDescriptor& column = *info.column;
   width_ = SlotWidth(column.physical_type, column.type_length);
@@ -306,7 +311,10 @@ void ColumnChunkReader::Park(std::size_t page, std::int64_t next_row) {
   if (!page_parkable_) return;
   const bool owns = page_owned_;
   if (page_bytes_size_ > kMaxParkedPageBytes) return;
-  if (parked_.size() < kParkedPages) parked_.resize(kParkedPages);
+  if (parked_.size() < kParkedPages) {
+    parked_.resize(kParkedPages);
+    for (ParkedPage& slot : parked_) slot.content.set_budget(decompressor_.budget());
+  }
   // The slot: one that holds this page already, else a free one, else the oldest.
   ParkedPage* slot = nullptr;
   for (ParkedPage& parked : parked_) {

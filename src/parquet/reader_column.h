@@ -83,14 +83,20 @@ class ColumnChunkReader {
   static constexpr std::size_t kParkedPages = 32;
   static constexpr std::size_t kMaxParkedPageBytes = std::size_t{256} << 10;
 
+  // With a `budget` (which must outlive this reader), decompressed pages, parked or not, are
+  // charged to it, and a page it cannot take is a FormatError; after each Read, a decompression
+  // buffer larger than kMaxParkedPageBytes is freed, so what a reader keeps between reads is
+  // bounded by the parked pages.
   ColumnChunkReader(const RandomAccessFile& file, ReaderStats& stats, bool verify_crc,
-                    DictionaryCache* cache = nullptr, std::uint64_t file_id = 0)
+                    DictionaryCache* cache = nullptr, std::uint64_t file_id = 0,
+                    DecodeBudget* budget = nullptr)
       : file_(file),
         stats_(stats),
         verify_crc_(verify_crc),
         file_in_memory_(file.View(0, 0).has_value()),
         cache_(cache),
-        file_id_(file_id) {}
+        file_id_(file_id),
+        decompressor_(budget) {}
 
   // Rows [first, last) of the chunk into `out` (cleared first). With `index` (validated), only
   // the pages holding those rows, and the dictionary page when they need it, are read and
@@ -132,7 +138,7 @@ class ColumnChunkReader {
     std::int64_t next_row = 0;  // the first row it has not handed out
     std::uint64_t parked_at = 0;
     bool owns_content = false;  // `content` holds the decompressed page the decoders read
-    std::vector<std::byte> content;
+    BudgetedBuffer content;     // charged to the decompressor's budget
     std::shared_ptr<const Dictionary> dictionary;
     ValuesDecoder values;
     LevelDecoder repetition;

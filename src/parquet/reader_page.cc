@@ -113,7 +113,14 @@ std::span<const std::byte> PageDecompressor::Content(const RawPage& page, Compre
     CheckDecompressedSize(codec, static_cast<std::int64_t>(stored.size()), uncompressed);
     if (codec == CompressionCodec::kUncompressed) return stored;
     const auto size = static_cast<std::size_t>(uncompressed);
-    if (buffer_.size() < size) buffer_.resize(size);
+    if (!buffer_.Grow(size)) {
+      const DecodeBudget& budget = *buffer_.budget();
+      throw DecodeError("the page declares " + std::to_string(size) +
+                        " uncompressed bytes; the reader's decoded buffers hold " +
+                        std::to_string(budget.held()) + " bytes and may hold at most " +
+                        std::to_string(budget.limit()) +
+                        " (its decode budget, ReaderOptions::decode_budget_bytes)");
+    }
     const std::span<std::byte> out(buffer_.data(), size);
     decompressor_.Decompress(codec, stored, out);
     bytes_decompressed_ += size;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "parquet/compression.h"
+#include "parquet/decode_budget.h"
 #include "parquet/errors.h"
 #include "parquet/metadata.h"
 
@@ -33,13 +34,16 @@ RawPage ParsePage(std::span<const std::byte> bytes, std::uint64_t offset,
 // Throws FormatError when the header carries a CRC that does not match the stored bytes.
 void VerifyPageCrc(const RawPage& page, const ErrorContext& context);
 
-// The uncompressed content of pages, in a buffer reused from page to page.
+// The uncompressed content of pages, in a buffer reused from page to page and charged to a
+// budget (when given one).
 class PageDecompressor {
  public:
+  explicit PageDecompressor(DecodeBudget* budget = nullptr) : buffer_(budget) {}
   // Dictionary and v1 data pages: the whole body. v2 data pages: the values section only (the
   // levels, stored uncompressed, are V2LevelBytes). Returns a view of the stored bytes when the
   // page is not compressed, else of this object's buffer, valid until the next call. Throws
-  // FormatError for an unsupported codec, an implausible size or a corrupt stream.
+  // FormatError for an unsupported codec, an implausible size, a corrupt stream, or a page whose
+  // buffer the budget cannot take.
   std::span<const std::byte> Content(const RawPage& page, CompressionCodec codec,
                                      const ErrorContext& context);
   // Bytes decompressed so far (for statistics).
@@ -50,11 +54,15 @@ class PageDecompressor {
   }
   // Exchanges the buffer with `other`: a caller keeps a page's content (the heap block does not
   // move, so spans into it stay valid) and hands in a buffer to reuse.
-  void SwapBuffer(std::vector<std::byte>& other) { buffer_.swap(other); }
+  // REQUIRES: `other` has this object's budget.
+  void SwapBuffer(BudgetedBuffer& other) { buffer_.Swap(other); }
+  DecodeBudget* budget() const { return buffer_.budget(); }
+  // Frees the buffer when it holds more than `keep` bytes.
+  void Trim(std::size_t keep) { buffer_.Trim(keep); }
 
  private:
   Decompressor decompressor_;
-  std::vector<std::byte> buffer_;
+  BudgetedBuffer buffer_;
   std::uint64_t bytes_decompressed_ = 0;
 };
 

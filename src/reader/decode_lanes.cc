@@ -84,9 +84,12 @@ class DecodeLanes::Workers {
   std::vector<std::unique_ptr<Queue>> queues_;  // not resized once the threads run
 };
 
-DecodeLanes::DecodeLanes(int count, std::size_t dictionary_cache_bytes) {
+DecodeLanes::DecodeLanes(int count, std::size_t dictionary_cache_bytes,
+                         std::shared_ptr<parquet::DecodeBudget> budget) {
   auto cache = std::make_shared<parquet::DictionaryCache>(dictionary_cache_bytes);
-  for (int i = 0; i < std::max(1, count); ++i) lanes_.push_back(std::make_unique<Lane>(cache));
+  for (int i = 0; i < std::max(1, count); ++i) {
+    lanes_.push_back(std::make_unique<Lane>(cache, budget));
+  }
 }
 
 DecodeLanes::~DecodeLanes() {

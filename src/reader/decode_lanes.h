@@ -68,7 +68,9 @@ class DecodeJob {
 class DecodeLanes {
  public:
   // `count` ≥ 1 lanes over one dictionary cache of `dictionary_cache_bytes`.
-  DecodeLanes(int count, std::size_t dictionary_cache_bytes);
+  // The lanes share one dictionary cache and `budget` (null: none).
+  DecodeLanes(int count, std::size_t dictionary_cache_bytes,
+              std::shared_ptr<parquet::DecodeBudget> budget = nullptr);
   // Stops and joins the workers (first waiting for the runs queued on them).
   ~DecodeLanes();
   DecodeLanes(const DecodeLanes&) = delete;
@@ -105,7 +107,9 @@ class DecodeLanes {
  private:
   friend class DecodeJob;
   struct Lane {
-    explicit Lane(std::shared_ptr<parquet::DictionaryCache> cache) : chunks(std::move(cache)) {}
+    Lane(std::shared_ptr<parquet::DictionaryCache> cache,
+         std::shared_ptr<parquet::DecodeBudget> budget)
+        : chunks(std::move(cache), std::move(budget)) {}
     std::mutex mutex;
     values::ChunkReader chunks;
   };

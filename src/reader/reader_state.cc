@@ -23,6 +23,14 @@ int CheckedDecodeThreads(int threads) {
   return threads;
 }
 
+std::uint64_t CheckedDecodeBudget(std::int64_t bytes) {
+  if (bytes < 1) {
+    throw ValidationError({.object = "ReaderOptions", .where = "decode_budget_bytes"},
+                          "must be at least 1, got " + std::to_string(bytes));
+  }
+  return static_cast<std::uint64_t>(bytes);
+}
+
 catalog::CatalogIdentity IdentityOf(const manifest::Manifest& m) {
   catalog::CatalogIdentity identity{m.dataset_id, m.metadata.dataset_version, {}};
   for (const auto& p : m.metadata.parents) {
@@ -41,8 +49,12 @@ ReaderState::ReaderState(fs::path release_dir, manifest::Manifest manifest, Read
       sources_(std::move(sources)),
       row_cache_(std::make_shared<catalog::CatalogRowCache>(
           std::max<std::int64_t>(0, options_.catalog_cache_bytes))),
+      decode_budget_(std::make_shared<parquet::DecodeBudget>(
+          CheckedDecodeBudget(options_.decode_budget_bytes))),
       lanes_(CheckedDecodeThreads(options_.decode_threads),
-             static_cast<std::size_t>(std::max<std::int64_t>(0, options_.dictionary_cache_bytes))) {
+             static_cast<std::size_t>(std::max<std::int64_t>(0, options_.dictionary_cache_bytes)),
+             decode_budget_),
+      zarr_(decode_budget_) {
   for (const auto& part : manifest_.files.time_series) {
     own_values_.insert(part.path);
     own_parts_[part.path] = part;
@@ -386,7 +398,8 @@ ReaderCounters ReaderState::counters() const {
                         .dictionary_cache_hits = v.dictionaries.hits,
                         .catalog_cache_loads = row_cache_->loads(),
                         .payload_files_opened = p.files_opened,
-                        .payload_values_read = p.values_read};
+                        .payload_values_read = p.values_read,
+                        .decode_budget_peak = decode_budget_->peak()};
 }
 
 std::vector<std::int64_t> ReaderState::SignalIds() {

@@ -177,6 +177,8 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   mutable std::map<std::optional<std::string>,
                    std::map<std::string, std::filesystem::path, std::less<>>>
       resolved_chunks_[2];
+  // The decoded buffers of the lanes and of zarr_ (ReaderOptions::decode_budget_bytes).
+  std::shared_ptr<parquet::DecodeBudget> decode_budget_;
   // Locks each lane itself; taken before files_mutex_.
   DecodeLanes lanes_;
   // Guards the members below it up to the counters.

@@ -1,9 +1,13 @@
 // Gc: the explicit cleanup of stale staging directories (docs/format.md §3.3 DECIDE and
 // §10.5). A writer removes only the staging directory it created; one left by a
-// crash stays until someone runs this.
+// crash stays until someone runs this. Gc takes the writers' lock of each `<org>/<name>/` (no
+// staging directory is created or published meanwhile) and removes a staging directory only when
+// it can take that directory's own lock too, which a live writer holds.
 #include <algorithm>
+#include <optional>
 #include <system_error>
 
+#include "core/directory_lock.h"
 #include "timef/error.h"
 #include "timef/registry.h"
 
@@ -67,8 +71,23 @@ std::vector<StaleStaging> Gc(const fs::path& root, std::chrono::seconds older_th
   std::vector<StaleStaging> out;
   for (const fs::path& org : Subdirectories(root)) {
     for (const fs::path& name : Subdirectories(org)) {
+      std::vector<fs::path> staging;
       for (const fs::path& dir : Subdirectories(name)) {
-        if (!IsStagingName(dir.filename().string())) continue;
+        if (IsStagingName(dir.filename().string())) staging.push_back(dir);
+      }
+      if (staging.empty()) continue;
+      const core::DirectoryLock dataset_lock = core::DirectoryLock::Exclusive(name);
+      for (const fs::path& dir : staging) {
+        // A live writer holds its staging directory's lock: leave it, however old its files. A
+        // directory gone meanwhile (its writer failed and removed it) is skipped.
+        std::optional<core::DirectoryLock> writer_lock;
+        try {
+          writer_lock = core::DirectoryLock::TryExclusive(dir);
+        } catch (const FileError& e) {
+          if (e.code() == std::errc::no_such_file_or_directory) continue;
+          throw;
+        }
+        if (!writer_lock) continue;
         fs::file_time_type newest;
         std::int64_t bytes = 0;
         Survey(dir, newest, bytes);

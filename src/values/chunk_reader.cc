@@ -13,13 +13,13 @@ struct ChunkReader::OpenShard {
   explicit OpenShard(parquet::FileReader opened) : reader(std::move(opened)) {}
   parquet::FileReader reader;
   int values_column = -1;  // -1 = the file has no `values` column
-  parquet::ColumnData scratch;
 };
 
 ChunkReader::ChunkReader(std::size_t dictionary_cache_bytes)
     : dictionaries_(std::make_shared<parquet::DictionaryCache>(dictionary_cache_bytes)) {}
-ChunkReader::ChunkReader(std::shared_ptr<parquet::DictionaryCache> dictionaries)
-    : dictionaries_(std::move(dictionaries)) {}
+ChunkReader::ChunkReader(std::shared_ptr<parquet::DictionaryCache> dictionaries,
+                         std::shared_ptr<parquet::DecodeBudget> budget)
+    : dictionaries_(std::move(dictionaries)), budget_(std::move(budget)) {}
 ChunkReader::~ChunkReader() = default;
 
 ChunkReader::OpenShard& ChunkReader::Shard(const ChunkRef& chunk) {
@@ -27,6 +27,7 @@ ChunkReader::OpenShard& ChunkReader::Shard(const ChunkRef& chunk) {
   if (found != shards_.end()) return *found->second;
   parquet::ReaderOptions options;
   options.dictionary_cache = dictionaries_;
+  options.decode_budget = budget_;
   auto shard = std::make_unique<OpenShard>(parquet::FileReader::OpenFile(chunk.file, options));
   const auto& columns = shard->reader.columns();
   for (std::size_t i = 0; i < columns.size(); ++i) {
@@ -64,8 +65,16 @@ model::ValueArray ChunkReader::Read(const ChunkRef& chunk, const model::Spec& sp
     fail("row " + std::to_string(chunk.row) + " does not exist (the row group has " +
          std::to_string(rows) + ")");
   }
-  reader.ReadRows(row_group, shard.values_column, chunk.row, chunk.row + 1, shard.scratch);
-  model::ValueArray values = RowToValues(shard.scratch, spec, chunk.n_values, fail);
+  // One scratch for every shard, emptied after a read that grew it past kKeepScratchBytes: a
+  // list row of a hostile page can decode to far more values than the chunk has.
+  struct TrimScratch {
+    parquet::ColumnData& scratch;
+    ~TrimScratch() {
+      if (scratch.values.capacity() > kKeepScratchBytes) scratch = parquet::ColumnData{};
+    }
+  } trim{scratch_};
+  reader.ReadRows(row_group, shard.values_column, chunk.row, chunk.row + 1, scratch_);
+  model::ValueArray values = RowToValues(scratch_, spec, chunk.n_values, fail);
   ++closed_stats_.chunks_read;
   return values;
 }

@@ -5,7 +5,10 @@
 // once); the decoded dictionaries of every shard share one cache of a fixed byte budget, so random
 // reads that come back to a row group decode only their data pages. Not thread-safe: one
 // ChunkReader per thread; several may share one dictionary cache (it locks itself), which is how a
-// reader's decode lanes run in parallel (docs/architecture.md "Decode lanes").
+// reader's decode lanes run in parallel (docs/architecture.md "Decode lanes"). With a decode
+// budget (docs/format.md §7.7), every shard's decompressed pages are charged to it, and a page it
+// cannot take is a FormatError naming the shard; between reads each shard keeps at most its
+// parked pages and one small buffer, so many open shards cannot pile up large pages.
 #pragma once
 
 #include <cstdint>
@@ -48,8 +51,9 @@ class ChunkReader {
   static constexpr std::size_t kDefaultDictionaryCacheBytes = std::size_t{64} << 20;
 
   explicit ChunkReader(std::size_t dictionary_cache_bytes = kDefaultDictionaryCacheBytes);
-  // Shares `dictionaries` (not null) with the other readers given it.
-  explicit ChunkReader(std::shared_ptr<parquet::DictionaryCache> dictionaries);
+  // Shares `dictionaries` (not null) and `budget` (null: none) with the other readers given them.
+  explicit ChunkReader(std::shared_ptr<parquet::DictionaryCache> dictionaries,
+                       std::shared_ptr<parquet::DecodeBudget> budget = nullptr);
   ~ChunkReader();
   ChunkReader(const ChunkReader&) = delete;
   ChunkReader& operator=(const ChunkReader&) = delete;
@@ -71,6 +75,10 @@ class ChunkReader {
   struct OpenShard;
   OpenShard& Shard(const ChunkRef& chunk);
   std::shared_ptr<parquet::DictionaryCache> dictionaries_;
+  std::shared_ptr<parquet::DecodeBudget> budget_;
+  // Decoded rows before they become a ValueArray; kept between reads up to this size.
+  static constexpr std::size_t kKeepScratchBytes = std::size_t{2} << 20;
+  parquet::ColumnData scratch_;
   std::map<std::filesystem::path, std::unique_ptr<OpenShard>> shards_;
   ChunkReaderStats closed_stats_;
 };

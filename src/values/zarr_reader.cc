@@ -75,10 +75,43 @@ struct ZarrReader::OpenArray {
   std::list<std::pair<std::int64_t, std::vector<std::uint8_t>>> cache;
 };
 
-ZarrReader::ZarrReader() = default;
-ZarrReader::~ZarrReader() = default;
+ZarrReader::ZarrReader(std::shared_ptr<parquet::DecodeBudget> budget)
+    : budget_(std::move(budget)) {}
+ZarrReader::~ZarrReader() { Clear(); }
 
-void ZarrReader::Clear() { arrays_.clear(); }
+void ZarrReader::Clear() {
+  for (const auto& [file, array] : arrays_) {
+    for (const auto& [index, bytes] : array->cache) Release(bytes.size());
+  }
+  arrays_.clear();
+}
+
+void ZarrReader::Release(std::uint64_t bytes) {
+  if (budget_) budget_->Release(bytes);
+}
+
+bool ZarrReader::DropOneKeptChunk() {
+  for (auto& [file, array] : arrays_) {
+    if (array->cache.empty()) continue;
+    Release(array->cache.back().second.size());
+    array->cache.pop_back();
+    return true;
+  }
+  return false;
+}
+
+void ZarrReader::Charge(std::uint64_t bytes, const OpenArray& array, const std::string& where) {
+  if (!budget_) return;
+  while (!budget_->TryCharge(bytes)) {
+    if (DropOneKeptChunk()) continue;
+    throw FormatError(ErrorSite{array.meta_file, "", where},
+                      "the array's inner chunks decode to " + std::to_string(bytes) +
+                          " bytes; the reader's decoded buffers hold " +
+                          std::to_string(budget_->held()) + " bytes and may hold at most " +
+                          std::to_string(budget_->limit()) +
+                          " (its decode budget, ReaderOptions::decode_budget_bytes)");
+  }
+}
 
 ZarrReader::OpenArray& ZarrReader::Array(const std::string& value_path,
                                          const ZarrResolve& resolve) {
@@ -127,6 +160,13 @@ std::vector<std::uint8_t> ZarrReader::ReadBytes(OpenArray& array, std::int64_t s
       copy_out(array.cache.front().second);
       continue;
     }
+    // Charged before it is allocated; the charge goes with it into the cache, or is released.
+    Charge(chunk_bytes, array, "chunk " + std::to_string(c) + " of " + array.value_path);
+    struct Charged {
+      ZarrReader& reader;
+      std::uint64_t bytes;
+      ~Charged() { reader.Release(bytes); }
+    } charged{*this, chunk_bytes};
     std::vector<std::uint8_t> decoded(chunk_bytes);
     const std::int64_t shard_index = c / per_shard;
     const std::int64_t inner = c % per_shard;
@@ -203,7 +243,11 @@ std::vector<std::uint8_t> ZarrReader::ReadBytes(OpenArray& array, std::int64_t s
     }
     copy_out(decoded);
     array.cache.emplace_front(c, std::move(decoded));
-    if (array.cache.size() > kCachedChunks) array.cache.pop_back();
+    charged.bytes = 0;  // the cache entry holds the charge now
+    if (array.cache.size() > kCachedChunks) {
+      Release(array.cache.back().second.size());
+      array.cache.pop_back();
+    }
   }
   return out;
 }

@@ -6,8 +6,11 @@
 // resolve function, which refuses a file the manifest does not list.
 //
 // Arrays and shard indexes are opened on first use and kept, with the 16 inner chunks of each
-// array decoded last (each at most chunk_max_bytes). Not thread-safe: one ZarrReader per
-// reader (ReaderState locks around it).
+// array decoded last (each at most chunk_max_bytes as timef writes them; zarr.json may declare up
+// to 1 GiB). With a decode budget (docs/format.md §7.7), every decoded inner chunk is charged to
+// it before it is allocated: kept chunks of any array are dropped to make room, and a chunk that
+// still does not fit is a FormatError naming the array's zarr.json. Not thread-safe: one
+// ZarrReader per reader (ReaderState locks around it).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +20,7 @@
 #include <memory>
 #include <string>
 
+#include "parquet/decode_budget.h"
 #include "timef/model.h"
 
 namespace timef::values {
@@ -33,7 +37,8 @@ struct ZarrReaderStats {
 
 class ZarrReader {
  public:
-  ZarrReader();
+  // `budget`: null charges nothing.
+  explicit ZarrReader(std::shared_ptr<parquet::DecodeBudget> budget = nullptr);
   ~ZarrReader();
   ZarrReader(const ZarrReader&) = delete;
   ZarrReader& operator=(const ZarrReader&) = delete;
@@ -58,6 +63,13 @@ class ZarrReader {
   // The bytes of steps [start, start + n) (n × elements-per-step × item size, little endian).
   std::vector<std::uint8_t> ReadBytes(OpenArray& array, std::int64_t start, std::int64_t n,
                                       const ZarrResolve& resolve);
+  // Charges `bytes` for a chunk of `array` about to be decoded, dropping kept chunks (oldest of
+  // each array first) until the budget takes it; FormatError when nothing is left to drop.
+  void Charge(std::uint64_t bytes, const OpenArray& array, const std::string& where);
+  bool DropOneKeptChunk();
+  void Release(std::uint64_t bytes);
+
+  std::shared_ptr<parquet::DecodeBudget> budget_;
 
   std::map<std::filesystem::path, std::unique_ptr<OpenArray>> arrays_;
   ZarrReaderStats stats_;

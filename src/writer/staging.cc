@@ -50,41 +50,6 @@ void FsyncPath(const fs::path& path, bool directory) {
 
 namespace {
 
-// An exclusive flock(2) of a directory for the lifetime of the object: the writers of one
-// version commit one at a time. On a file system without flock the lock is not held (held() is
-// false) and the commit relies on the no-replace rename alone.
-class DirectoryLock {
- public:
-  explicit DirectoryLock(const fs::path& dir)
-      : fd_(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
-    if (fd_ < 0) {
-      throw FileError({.file = dir},
-                      "cannot open to lock: " + std::system_category().message(errno),
-                      std::error_code(errno, std::generic_category()));
-    }
-    int rc = 0;
-    do {
-      rc = ::flock(fd_, LOCK_EX);
-    } while (rc != 0 && errno == EINTR);
-    if (rc == 0) {
-      held_ = true;
-    } else if (errno != ENOLCK && errno != EOPNOTSUPP && errno != EINVAL && errno != EBADF) {
-      const int saved = errno;
-      ::close(fd_);
-      throw FileError({.file = dir}, "cannot lock: " + std::system_category().message(saved),
-                      std::error_code(saved, std::generic_category()));
-    }
-  }
-  ~DirectoryLock() { ::close(fd_); }  // releases the lock
-  DirectoryLock(const DirectoryLock&) = delete;
-  DirectoryLock& operator=(const DirectoryLock&) = delete;
-  bool held() const { return held_; }
-
- private:
-  int fd_;
-  bool held_ = false;
-};
-
 // rename(2) that never replaces an existing `to`: 0, or -1 with errno (EEXIST when `to` exists).
 int RenameNoReplace(const fs::path& from, const fs::path& to) {
   if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return 0;
@@ -112,12 +77,20 @@ StagingDir::StagingDir(const fs::path& release_dir) : release_dir_(release_dir) 
     throw FileError({.file = release_dir_.parent_path()},
                     "cannot create the dataset directory: " + ec.message(), ec);
   }
+  // Created and locked under the parent's lock, which gc takes too: gc never finds it unlocked.
+  const core::DirectoryLock parent = core::DirectoryLock::Exclusive(release_dir_.parent_path());
   // A collision of 128 random bits means a broken random source; try a few times anyway.
   for (int attempt = 0; attempt < 4; ++attempt) {
     fs::path candidate = release_dir_;
     candidate += ".tmp-" + RandomHex32();
     if (fs::create_directory(candidate, ec)) {
       path_ = std::move(candidate);
+      try {
+        lock_ = core::DirectoryLock::Exclusive(path_);
+      } catch (...) {
+        fs::remove_all(path_, ec);
+        throw;
+      }
       return;
     }
     if (ec)
@@ -128,12 +101,23 @@ StagingDir::StagingDir(const fs::path& release_dir) : release_dir_(release_dir) 
 }
 
 StagingDir::~StagingDir() {
-  if (published_ || path_.empty()) return;
+  // Never remove what is at the path unless it is still the directory this object created.
+  if (published_ || path_.empty() || !lock_ || !lock_->Designates(path_)) return;
   std::error_code ignored;
   fs::remove_all(path_, ignored);
 }
 
+void StagingDir::CheckPresent() const {
+  if (published_ || (lock_ && lock_->Designates(path_))) return;
+  throw FileError({.file = path_},
+                  "the staging directory vanished while the release was being written (removed "
+                  "by another process, such as 'timef gc' run with a short --older-than); nothing "
+                  "was published",
+                  std::make_error_code(std::errc::no_such_file_or_directory));
+}
+
 void StagingDir::Publish() {
+  CheckPresent();
   std::vector<fs::path> directories{path_};
   for (const auto& entry : fs::recursive_directory_iterator(path_)) {
     if (entry.is_directory()) {
@@ -145,7 +129,8 @@ void StagingDir::Publish() {
   // Children before parents, so each directory entry is durable before its parent's.
   for (auto it = directories.rbegin(); it != directories.rend(); ++it) FsyncPath(*it, true);
 
-  const DirectoryLock lock(release_dir_.parent_path());
+  const core::DirectoryLock lock = core::DirectoryLock::Exclusive(release_dir_.parent_path());
+  CheckPresent();  // under the lock: gc cannot remove it from here to the rename
   if (HoldsCommittedRelease(release_dir_)) {
     throw ValidationError({.file = release_dir_},
                           "already holds a committed version (another writer committed first)");

@@ -1,17 +1,24 @@
 // The staging directory of one write (docs/format.md §3.3): created next to the release directory
 // as
 // `<version>.tmp-<32 hex>`, removed on destruction unless published, so every failure path cleans
-// up. Only the directory this object created is ever removed.
+// up. Only the directory this object created is ever removed. The object holds the staging
+// directory's lock (core::DirectoryLock) for its whole life, taken when the directory is created
+// under the lock of the parent directory, so `timef gc` (which takes the parent's lock too) never
+// sees the staging directory of a live writer unlocked.
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
+
+#include "core/directory_lock.h"
 
 namespace timef::writer {
 
 class StagingDir {
  public:
-  // Creates `<release_dir>.tmp-<32 random hex>` (and missing parents). FileError on failure.
+  // Creates `<release_dir>.tmp-<32 random hex>` (and missing parents) and locks it. FileError on
+  // failure.
   explicit StagingDir(const std::filesystem::path& release_dir);
   ~StagingDir();
   StagingDir(const StagingDir&) = delete;
@@ -29,9 +36,15 @@ class StagingDir {
   // directory. FileError when the check, the removal or the rename fails otherwise.
   void Publish();
 
+  // FileError naming the staging directory when, before it was published, it is no longer the
+  // directory this object created (removed or replaced by another process while the write went
+  // on).
+  void CheckPresent() const;
+
  private:
   std::filesystem::path release_dir_;
   std::filesystem::path path_;
+  std::optional<core::DirectoryLock> lock_;  // of path_, held until destruction
   bool published_ = false;
 };
 

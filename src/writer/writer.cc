@@ -171,103 +171,110 @@ WriteResult Write(model::Dataset& dataset, manifest::Card card, const fs::path& 
   // 3. Stage.
   writer::StagingDir staging(release_dir);
   const fs::path& dir = staging.path();
-
-  // 4. Values, then (while the catalog is written) payloads.
-  Report(options, WriteStage::kValues);
-  // Values a reader stores in another release are reused, not written (docs/format.md §10).
-  writer::StoredReuse reuse(dataset.Ref());
-  std::vector<values::SignalInput> inputs;
-  inputs.reserve(signals.size());
-  for (const auto& signal : signals) {
-    if (reuse.TakeChunks(*signal)) continue;
-    values::SignalInput input{.signal_id = *signal->id(),
-                              .name = signal->name(),
-                              .spec = signal->spec(),
-                              .n_values = signal->n_values()};
-    if (signal->has_piecewise_values()) {
-      input.pieces = [signal](const model::PieceSink& emit) { signal->VisitValues(emit); };
-    } else {
-      input.load = [signal] { return signal->LoadValues(); };
+  // Whatever failed, a staging directory removed under the writer (docs/format.md §10.5) is
+  // named as such: the filesystem's own error would not say why the file is missing.
+  try {
+    // 4. Values, then (while the catalog is written) payloads.
+    Report(options, WriteStage::kValues);
+    // Values a reader stores in another release are reused, not written (docs/format.md §10).
+    writer::StoredReuse reuse(dataset.Ref());
+    std::vector<values::SignalInput> inputs;
+    inputs.reserve(signals.size());
+    for (const auto& signal : signals) {
+      if (reuse.TakeChunks(*signal)) continue;
+      values::SignalInput input{.signal_id = *signal->id(),
+                                .name = signal->name(),
+                                .spec = signal->spec(),
+                                .n_values = signal->n_values()};
+      if (signal->has_piecewise_values()) {
+        input.pieces = [signal](const model::PieceSink& emit) { signal->VisitValues(emit); };
+      } else {
+        input.load = [signal] { return signal->LoadValues(); };
+      }
+      inputs.push_back(std::move(input));
     }
-    inputs.push_back(std::move(input));
-  }
-  values::ValuesResult stored = values::WriteValues(
-      dir, std::move(inputs), values_options, [&](const values::ShardEvent& event) {
-        Report(options, WriteStage::kValues, event.values_bytes_done, event.values_bytes_total,
-               event.shard.path);
-      });
+    values::ValuesResult stored = values::WriteValues(
+        dir, std::move(inputs), values_options, [&](const values::ShardEvent& event) {
+          Report(options, WriteStage::kValues, event.values_bytes_done, event.values_bytes_total,
+                 event.shard.path);
+        });
 
-  // 5. The catalog (deleted by WriteCatalog itself on error; the staging removal covers the rest).
-  Report(options, WriteStage::kCatalog);
-  writer::ReleasePayloadSink sink(stored, reuse, dir, payload_options,
-                                  options.text_pack_threshold_bytes);
-  const fs::path control = dir / manifest::kControlFileName;
-  const catalog::ModelWriteSummary summary = catalog::WriteCatalog(control, dataset, sink);
-  const std::vector<payload::PayloadFile> payload_files = sink.Finish();
+    // 5. The catalog (deleted by WriteCatalog itself on error; the staging removal covers the
+    // rest).
+    Report(options, WriteStage::kCatalog);
+    writer::ReleasePayloadSink sink(stored, reuse, dir, payload_options,
+                                    options.text_pack_threshold_bytes);
+    const fs::path control = dir / manifest::kControlFileName;
+    const catalog::ModelWriteSummary summary = catalog::WriteCatalog(control, dataset, sink);
+    const std::vector<payload::PayloadFile> payload_files = sink.Finish();
 
-  // 6. The manifest without checksums, then the writer-side checks of §14 on the staged files
-  // against it: the audit checks the catalog against what will be published.
-  manifest::Manifest m;
-  m.dataset_id = dataset.dataset_id();
-  m.metadata = card;
-  m.schema = writer::ManifestSchema(schema);
-  m.counts = writer::ManifestCounts(summary.counts);
-  m.values_backend = options.values_backend;
-  m.value_encoding = stored.encodings;
-  m.build_env = writer::CurrentBuildEnv();
-  m.build_env.upgraded_from = options.upgraded_from;
-  m.payload_sources = reuse.PayloadSources();
-  if (provenance != nullptr) {
-    m.parent_cards = provenance->parent_cards;
-    m.lineage = provenance->lineage;
-  }
-  std::vector<std::string> time_series_paths;
-  for (const values::ShardInfo& shard : stored.shards) time_series_paths.push_back(shard.path);
-  std::vector<std::string> payload_paths;
-  for (const payload::PayloadFile& f : payload_files) payload_paths.push_back(f.path);
-  std::sort(payload_paths.begin(), payload_paths.end());
-  for (const std::string& path : time_series_paths) m.files.time_series.push_back({path, "", 0});
-  for (const std::string& path : payload_paths) m.files.payloads.push_back({path, "", 0});
-
-  std::set<std::string> listed(time_series_paths.begin(), time_series_paths.end());
-  listed.insert(payload_paths.begin(), payload_paths.end());
-  listed.insert(std::string(manifest::kControlFileName));
-  CheckStagedFiles(dir, listed);
-  if (options.audit) {
-    Report(options, WriteStage::kAudit);
-    // The audit raises FormatError on a committed release; here the data being written breaks
-    // an invariant, which is a ValidationError (docs/format.md §3.3 step 6, §14).
-    try {
-      catalog::Audit(control, writer::AuditFactsOf(m));
-    } catch (const catalog::AuditError& e) {
-      throw ValidationError({.file = e.path(), .object = e.object(), .where = e.where()},
-                            e.problem());
+    // 6. The manifest without checksums, then the writer-side checks of §14 on the staged files
+    // against it: the audit checks the catalog against what will be published.
+    manifest::Manifest m;
+    m.dataset_id = dataset.dataset_id();
+    m.metadata = card;
+    m.schema = writer::ManifestSchema(schema);
+    m.counts = writer::ManifestCounts(summary.counts);
+    m.values_backend = options.values_backend;
+    m.value_encoding = stored.encodings;
+    m.build_env = writer::CurrentBuildEnv();
+    m.build_env.upgraded_from = options.upgraded_from;
+    m.payload_sources = reuse.PayloadSources();
+    if (provenance != nullptr) {
+      m.parent_cards = provenance->parent_cards;
+      m.lineage = provenance->lineage;
     }
-  }
+    std::vector<std::string> time_series_paths;
+    for (const values::ShardInfo& shard : stored.shards) time_series_paths.push_back(shard.path);
+    std::vector<std::string> payload_paths;
+    for (const payload::PayloadFile& f : payload_files) payload_paths.push_back(f.path);
+    std::sort(payload_paths.begin(), payload_paths.end());
+    for (const std::string& path : time_series_paths) m.files.time_series.push_back({path, "", 0});
+    for (const std::string& path : payload_paths) m.files.payloads.push_back({path, "", 0});
 
-  // 7. Hash, manifest last.
-  std::int64_t hash_total = 0;
-  for (const std::string& path : listed) {
-    hash_total += static_cast<std::int64_t>(fs::file_size(dir / path));
-  }
-  std::int64_t hash_base = 0;
-  auto hashed = [&](std::int64_t done) {
-    Report(options, WriteStage::kChecksums, hash_base + done, hash_total);
-  };
-  m.files.control =
-      writer::HashFiles(dir, {std::string(manifest::kControlFileName)}, hashed).front();
-  hash_base += m.files.control.size;
-  m.files.time_series = writer::HashFiles(dir, time_series_paths, hashed);
-  for (const auto& part : m.files.time_series) hash_base += part.size;
-  m.files.payloads = writer::HashFiles(dir, payload_paths, hashed);
-  manifest::SortManifestLists(m);
-  WriteFileDurably(dir / manifest::kManifestFileName, manifest::WriteManifest(m));
+    std::set<std::string> listed(time_series_paths.begin(), time_series_paths.end());
+    listed.insert(payload_paths.begin(), payload_paths.end());
+    listed.insert(std::string(manifest::kControlFileName));
+    CheckStagedFiles(dir, listed);
+    if (options.audit) {
+      Report(options, WriteStage::kAudit);
+      // The audit raises FormatError on a committed release; here the data being written breaks
+      // an invariant, which is a ValidationError (docs/format.md §3.3 step 6, §14).
+      try {
+        catalog::Audit(control, writer::AuditFactsOf(m));
+      } catch (const catalog::AuditError& e) {
+        throw ValidationError({.file = e.path(), .object = e.object(), .where = e.where()},
+                              e.problem());
+      }
+    }
 
-  // 8. Publish.
-  Report(options, WriteStage::kPublish);
-  staging.Publish();
-  Report(options, WriteStage::kDone);
-  return WriteResult{release_dir, std::move(m)};
+    // 7. Hash, manifest last.
+    std::int64_t hash_total = 0;
+    for (const std::string& path : listed) {
+      hash_total += static_cast<std::int64_t>(fs::file_size(dir / path));
+    }
+    std::int64_t hash_base = 0;
+    auto hashed = [&](std::int64_t done) {
+      Report(options, WriteStage::kChecksums, hash_base + done, hash_total);
+    };
+    m.files.control =
+        writer::HashFiles(dir, {std::string(manifest::kControlFileName)}, hashed).front();
+    hash_base += m.files.control.size;
+    m.files.time_series = writer::HashFiles(dir, time_series_paths, hashed);
+    for (const auto& part : m.files.time_series) hash_base += part.size;
+    m.files.payloads = writer::HashFiles(dir, payload_paths, hashed);
+    manifest::SortManifestLists(m);
+    WriteFileDurably(dir / manifest::kManifestFileName, manifest::WriteManifest(m));
+
+    // 8. Publish.
+    Report(options, WriteStage::kPublish);
+    staging.Publish();
+    Report(options, WriteStage::kDone);
+    return WriteResult{release_dir, std::move(m)};
+  } catch (...) {
+    staging.CheckPresent();
+    throw;
+  }
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "release_fixture.h"
 #include "timef/error.h"
 #include "timef/reader.h"
+#include "timef/writer.h"
 
 namespace timef {
 namespace {
@@ -314,6 +315,129 @@ TEST_F(HostileReleaseTest, ShardTruncatedUnderAnOpenReaderIsAFileError) {
     }
   }
   EXPECT_GT(errors, 0);
+}
+
+// Decompression bombs (issue 31, item 5): eight shards, each one page of a million float32 zeros,
+// some hundred bytes of zstd that declare 4 MiB decoded. Decoded buffers come out of one budget
+// per reader (ReaderOptions::decode_budget_bytes): a page that does not fit is a FormatError naming
+// its shard, and open shards do not keep their large buffers between reads.
+class DecodeBombTest : public ::testing::Test {
+ protected:
+  static constexpr std::int64_t kSteps = std::int64_t{1} << 20;
+  static constexpr std::uint64_t kPageBytes = kSteps * sizeof(float);
+  static constexpr int kShards = 8;
+
+  static void SetUpTestSuite() {
+    root_ = std::make_unique<testing::TempDir>();
+    auto dataset = std::make_shared<model::Dataset>("test/bombs", "1.0.0");
+    auto spec = model::Spec::Make({.spec_type = "zeros", .name = "Zeros", .unit = "mV"});
+    for (int r = 0; r < kShards; ++r) {
+      auto record = dataset->AddRecord();
+      record->AddSource("device")->AddSignal(
+          std::make_shared<model::Signal>("zeros", spec, model::TimeAxis::RegularFromRate(500),
+                                          model::ValueArray::Of(std::vector<float>(kSteps, 0.0f))));
+    }
+    WriteOptions options;
+    options.compression_level = 1;
+    options.chunk_max_bytes = std::int64_t{64} << 20;
+    options.row_group_target_bytes = 1;  // a row group per signal
+    options.data_page_target_bytes = std::int64_t{64} << 20;
+    options.value_encoding = manifest::ValueEncodingChoice::kPlain;  // no dictionary of one zero
+    options.shard_target_bytes = 1;  // one row group, so one signal, per shard
+    WriteOptions zarr;
+    zarr.values_backend = manifest::ValuesBackend::kZarr;  // inner chunks of 1 MiB
+    zarr_release_ =
+        WriteReleaseTo(*dataset, testing::FixtureCard(), root_->path() / "zarr", zarr).release_dir;
+    const WriteResult written =
+        WriteRelease(*dataset, testing::FixtureCard(), root_->path(), options);
+    release_ = written.release_dir;
+    ASSERT_EQ(written.manifest.files.time_series.size(), static_cast<std::size_t>(kShards));
+    for (const auto& part : written.manifest.files.time_series) {
+      ASSERT_LT(part.size, 64 * 1024) << part.path << " is not a bomb";
+    }
+  }
+  static void TearDownTestSuite() { root_.reset(); }
+
+  static Reader Open(std::int64_t budget, int threads = 1, bool zarr = false) {
+    ReaderOptions options;
+    options.decode_budget_bytes = budget;
+    options.decode_threads = threads;
+    return Reader::Open(zarr ? zarr_release_ : release_, options);
+  }
+
+  static inline std::unique_ptr<testing::TempDir> root_;
+  static inline fs::path release_;
+  static inline fs::path zarr_release_;
+};
+
+TEST_F(DecodeBombTest, DefaultBudgetIsDocumented) {
+  EXPECT_EQ(ReaderOptions{}.decode_budget_bytes, std::int64_t{256} << 20);
+  EXPECT_THROW(Open(0), ValidationError);
+}
+
+TEST_F(DecodeBombTest, APageBeyondTheBudgetIsAFormatErrorNamingTheShard) {
+  Reader reader = Open(static_cast<std::int64_t>(kPageBytes / 2));
+  const std::int64_t id = reader.SignalIds().front();
+  try {
+    reader.GetSignalValues(id).LoadValues();
+    ADD_FAILURE() << "a page larger than the budget was decoded";
+  } catch (const FormatError& e) {
+    const std::string message = e.what();
+    ASSERT_TRUE(e.path().has_value()) << message;
+    EXPECT_EQ(e.path()->parent_path().filename(), "time_series") << message;
+    EXPECT_NE(message.find("decode budget"), std::string::npos) << message;
+    EXPECT_NE(message.find("at most " + std::to_string(kPageBytes / 2)), std::string::npos)
+        << message;
+  }
+  EXPECT_LE(reader.counters().decode_budget_peak, kPageBytes / 2);
+}
+
+// Each shard's page fits, but not two of them at once: every shard is opened and kept open, and
+// none keeps its page buffer after its read (they held kShards × 4 MiB before).
+TEST_F(DecodeBombTest, OpenShardsDoNotHoldTheirPagesBetweenReads) {
+  const std::uint64_t budget = kPageBytes + kPageBytes / 2;
+  for (int threads : {1, 2}) {
+    Reader reader = Open(static_cast<std::int64_t>(threads * budget), threads);
+    const std::vector<std::int64_t> ids = reader.SignalIds();
+    ASSERT_EQ(ids.size(), static_cast<std::size_t>(kShards));
+    for (std::int64_t id : ids) {
+      const auto values = reader.GetSignalValues(id).LoadValues();
+      ASSERT_EQ(values->size(), kSteps);
+      EXPECT_EQ(values->values<float>()[kSteps - 1], 0.0f);
+    }
+    const std::vector<SignalValuesRef> refs = reader.GetSignalValues(ids);
+    for (const auto& values : reader.LoadValues(refs)) ASSERT_EQ(values->size(), kSteps);
+    const ReaderCounters counters = reader.counters();
+    EXPECT_GE(counters.values_files_opened, static_cast<std::uint64_t>(kShards));
+    EXPECT_GE(counters.decode_budget_peak, kPageBytes);
+    EXPECT_LE(counters.decode_budget_peak, threads * budget);
+  }
+}
+
+// The Zarr reader keeps up to 16 decoded inner chunks per array; they come out of the same budget:
+// kept chunks are dropped to make room, and a chunk larger than the budget is refused naming the
+// array's zarr.json.
+TEST_F(DecodeBombTest, ZarrChunksComeOutOfTheSameBudget) {
+  constexpr std::uint64_t kChunkBytes = std::uint64_t{1} << 20;  // WriteOptions::chunk_max_bytes
+  {
+    Reader reader = Open(static_cast<std::int64_t>(kChunkBytes + kChunkBytes / 2), 1, true);
+    for (std::int64_t id : reader.SignalIds()) {
+      const auto values = reader.GetSignalValues(id).LoadValues();
+      ASSERT_EQ(values->size(), kSteps);
+      EXPECT_EQ(values->values<float>()[kSteps / 2], 0.0f);
+    }
+    EXPECT_GE(reader.counters().decode_budget_peak, kChunkBytes);
+    EXPECT_LE(reader.counters().decode_budget_peak, kChunkBytes + kChunkBytes / 2);
+  }
+  Reader reader = Open(static_cast<std::int64_t>(kChunkBytes / 2), 1, true);
+  try {
+    reader.GetSignalValues(reader.SignalIds().front()).LoadValues();
+    ADD_FAILURE() << "a Zarr chunk larger than the budget was decoded";
+  } catch (const FormatError& e) {
+    ASSERT_TRUE(e.path().has_value()) << e.what();
+    EXPECT_EQ(e.path()->filename(), "zarr.json") << e.what();
+    EXPECT_NE(std::string(e.what()).find("decode budget"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -36,3 +36,41 @@ def test_special_manifest_is_a_file_error(hello, tmp_path, kind):
     with pytest.raises(timef.FileError) as e:
         timef.TimeFReader.open(str(release))
     assert "manifest.json" in str(e.value)
+
+
+AXIS = timef.TimeAxis.ordinal()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: timef.Dataset("tests/lone\ud800", "1.0.0"),
+        lambda: timef.Spec("x\udc80", dtype="float32"),
+        lambda: timef.Signal("lead\ud800", timef.Spec("x", dtype="float32"), AXIS, [1.0]),
+        lambda: timef.Spec("x", dtype="float32", unit="mV\ud834"),
+    ],
+    ids=["dataset_id", "spec_type", "signal_name", "unit"],
+)
+def test_lone_surrogate_is_a_validation_error(make):
+    # Python allows a lone surrogate in a str; UTF-8 cannot hold it. One conversion refuses it
+    # for every str argument, naming the code point (not UnicodeEncodeError, not pybind's
+    # "incompatible function arguments").
+    with pytest.raises(timef.ValidationError, match=r"lone surrogate U\+D[89A-F][0-9A-F]{2}"):
+        make()
+
+
+def test_decode_budget_bounds_decoded_pages(hello):
+    # Decoded buffers come out of one budget per reader (docs/format.md §7.7): a page that does
+    # not fit is a FormatError naming the shard, also after pickling (the copy keeps the budget).
+    import pickle
+    with timef.TimeFReader.open(hello) as full:
+        ids = [s.id for r in full.iter_records() for s in r.signals
+               if full.signal_values(s.id).has_values]
+        assert all(v is not None for v in full.load_values(ids))
+    with timef.TimeFReader.open(hello, decode_budget_bytes=16) as tiny:
+        for r in (tiny, pickle.loads(pickle.dumps(tiny))):
+            with pytest.raises(timef.FormatError, match="decode budget") as e:
+                r.load_values(ids)
+            assert "time_series" in str(e.value)
+    with pytest.raises(timef.ValidationError, match="decode_budget_bytes"):
+        timef.TimeFReader.open(hello, decode_budget_bytes=0)

@@ -56,6 +56,38 @@ assert got == [("timef/hello-child", "1.0.0", True, ["timef/hello-world@1.0.0"])
                ("timef/hello-zarr", "1.0.0", True, [])], got
 assert all(r["records"] > 0 and r["own_bytes"] > 0 for r in rows), rows
 PY
+# One broken release (a copy under a version its manifest does not name): ls lists the others
+# and names the broken one on stderr, exit 1 (issue 31 item 5).
+cp -r "$release" "$root/timef/hello-world/3.0.0"
+run ls_broken 1 ls "$root"
+expect_lines ls_broken "$scratch/ls_broken.out" 5
+expect_in ls_broken "$scratch/ls_broken.out" "timef/hello-zarr"
+expect_not_in ls_broken "$scratch/ls_broken.out" "3.0.0"
+expect_in ls_broken "$scratch/ls_broken.err" "timef/hello-world@3.0.0"
+expect_in ls_broken "$scratch/ls_broken.err" "dataset_version"
+expect_error_lines ls_broken
+rm -rf "$root/timef/hello-world/3.0.0"
+
+# Names from a release are printed escaped: a card name and tag holding an escape sequence and a
+# newline never reach the terminal raw (issue 31 item 5).
+hostile=$scratch/hostile-card
+cp -r "$release" "$hostile"
+/usr/bin/python3 - "$hostile/manifest.json" <<'PY' || fail "hostile card: cannot edit manifest"
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["metadata"]["name"] = "red\x1b[31mALERT\nsecond line"
+m["metadata"]["tags"] = ["tag\x1b]0;title\x07"]
+json.dump(m, open(sys.argv[1], "w"))
+PY
+for command in "manifest show" info; do
+  name=escaped_${command// /_}
+  # shellcheck disable=SC2086
+  run "$name" 0 $command "$hostile"
+  grep -q $'\x1b' "$scratch/$name.out" && fail "$name: a raw ESC byte on stdout"
+  expect_in "$name" "$scratch/$name.out" 'red\x1b[31mALERT\x0asecond line'
+done
+expect_in escaped_manifest_show "$scratch/escaped_manifest_show.out" 'tag\x1b]0;title\x07'
+
 run ls_missing 1 ls "$scratch/absent"
 expect_error_lines ls_missing
 run ls_no_root 1 ls

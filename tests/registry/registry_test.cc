@@ -6,8 +6,10 @@
 #include <fstream>
 #include <memory>
 
+#include "core/directory_lock.h"
 #include "support/release_fixture.h"
 #include "timef/error.h"
+#include "writer/staging.h"
 
 namespace timef {
 namespace {
@@ -165,6 +167,70 @@ TEST(RegistryGc, RemovesOnlyStaleStagingDirectories) {
   EXPECT_THROW(Gc(root.path(), std::chrono::seconds(-1)), ValidationError);
   EXPECT_THROW(Gc(root.path() / "absent"), FileError);
 }
+
+// Issue 31 item 5: gc never touches the staging directory of a live writer, however old its files.
+TEST(RegistryGc, LeavesTheStagingDirectoryOfALiveWriter) {
+  TempDir root;
+  const fs::path dataset = root.path() / "org/name";
+  writer::StagingDir live(dataset / "1.0.0");
+  const fs::path dead = dataset / ("1.1.0.tmp-" + std::string(32, 'd'));
+  Touch(live.path() / "control.duckdb");
+  Touch(dead / "control.duckdb");
+  const auto old = fs::file_time_type::clock::now() - std::chrono::hours(48);
+  for (const fs::path& p :
+       {live.path(), live.path() / "control.duckdb", dead, dead / "control.duckdb"}) {
+    fs::last_write_time(p, old);
+  }
+  const std::vector<StaleStaging> removed = Gc(root.path(), std::chrono::seconds(0));
+  ASSERT_EQ(removed.size(), 1u);
+  EXPECT_EQ(removed[0].dir, dead);
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_TRUE(fs::exists(live.path() / "control.duckdb"));
+  live.CheckPresent();
+}
+
+// The staging directory of the write in progress under `dataset` (exactly one).
+fs::path OnlyStagingDirectory(const fs::path& dataset) {
+  std::vector<fs::path> found;
+  for (const auto& entry : fs::directory_iterator(dataset)) {
+    if (entry.path().filename().string().find(".tmp-") != std::string::npos) {
+      found.push_back(entry.path());
+    }
+  }
+  EXPECT_EQ(found.size(), 1u);
+  return found.empty() ? fs::path() : found.front();
+}
+
+// A writer whose staging directory is removed under it (as an unlocked gc did) fails with a
+// FileError naming that directory, whatever stage it was in, and publishes nothing.
+class VanishedStagingTest : public ::testing::TestWithParam<WriteStage> {};
+
+TEST_P(VanishedStagingTest, IsAFileErrorNamingTheDirectory) {
+  TempDir root;
+  testing::Fixture f = MakeFixture(1, "1.0.0");
+  const fs::path dataset = root.path() / f.dataset->dataset_id();
+  WriteOptions options = Fast();
+  fs::path removed;
+  options.progress = [&](const WriteProgress& progress) {
+    if (progress.stage != GetParam() || !removed.empty()) return;
+    removed = OnlyStagingDirectory(dataset);
+    fs::remove_all(removed);
+  };
+  try {
+    WriteRelease(*f.dataset, FixtureCard(), root.path(), options);
+    ADD_FAILURE() << "the write succeeded without its staging directory";
+  } catch (const FileError& e) {
+    EXPECT_EQ(e.path(), removed) << e.what();
+    EXPECT_NE(std::string(e.what()).find("vanished"), std::string::npos) << e.what();
+  }
+  ASSERT_FALSE(removed.empty());
+  EXPECT_FALSE(fs::exists(dataset / "1.0.0"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Stages, VanishedStagingTest,
+                         ::testing::Values(WriteStage::kValues, WriteStage::kCatalog,
+                                           WriteStage::kChecksums, WriteStage::kPublish),
+                         [](const auto& info) { return ToString(info.param); });
 
 }  // namespace
 }  // namespace timef

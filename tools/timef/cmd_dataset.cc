@@ -102,8 +102,8 @@ int RunInfo(const std::string& path) {
   Reader reader = OpenRelease(path);
   const manifest::Manifest& m = reader.manifest();
   const manifest::Card& card = m.metadata;
-  fmt::print("dataset      {}\n", m.Ref());
-  fmt::print("name         {}\n", card.name);
+  fmt::print("dataset      {}\n", Shown(m.Ref()));
+  fmt::print("name         {}\n", Shown(card.name));
   fmt::print("license      {}\n", ToString(card.license));
   const bool legacy = IsLegacyRelease(reader.path());
   if (legacy) fmt::print("layout       legacy (read with the IDs of its upgrade)\n");
@@ -112,10 +112,10 @@ int RunInfo(const std::string& path) {
                upgraded->manifest_checksum);
   }
   for (const manifest::ParentEntry& parent : card.parents) {
-    fmt::print("parent       {} = {}\n", parent.alias, parent.Ref());
+    fmt::print("parent       {} = {}\n", Shown(parent.alias), Shown(parent.Ref()));
   }
   for (const auto& [ref, pins] : m.payload_sources) {
-    fmt::print("reads from   {} ({} pinned files, {})\n", ref, pins.size(),
+    fmt::print("reads from   {} ({} pinned files, {})\n", Shown(ref), pins.size(),
                FormatBytes(TotalSize(pins)));
   }
   const manifest::Counts& c = m.counts;

@@ -18,6 +18,7 @@
 #include "options.h"
 #include "progress.h"
 #include "release_dir.h"
+#include "table.h"
 #include "timef/error.h"
 #include "timef/importers.h"
 
@@ -172,7 +173,7 @@ int RunImport(const ImportArgs& args) {
   options.read.csv = CsvOptionsOf(args);
   options.read.warn = [&bar](const std::string& warning) {
     bar.Finish();
-    fmt::print(stderr, "warning: {}\n", warning);
+    fmt::print(stderr, "warning: {}\n", Shown(warning));
   };
   options.progress = [&bar](const ImportProgress& p) {
     if (bar.enabled()) bar.Update("read", p.files_read, p.files_total);

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "options.h"
 #include "progress.h"
+#include "table.h"
 #include "timef/legacy.h"
 
 namespace timef::cli {
@@ -30,7 +31,7 @@ int RunUpgrade(const UpgradeArgs& args) {
   // Each warning once, on its own stderr line.
   options.warn = [&bar](const std::string& warning) {
     bar.Finish();
-    fmt::print(stderr, "warning: {}\n", warning);
+    fmt::print(stderr, "warning: {}\n", Shown(warning));
   };
   const UpgradeResult result = Upgrade(args.legacy, args.out, options);
   bar.Finish();

@@ -38,7 +38,7 @@ int Validate(const std::string& argument) {
   }
   for (const manifest::ManifestProblem& problem : check.problems) {
     fmt::print(stderr, "{}\n",
-               FormatErrorMessage(ErrorSite{path, "", problem.pointer}, problem.message));
+               Shown(FormatErrorMessage(ErrorSite{path, "", problem.pointer}, problem.message)));
   }
   return kExitFailure;
 }
@@ -72,29 +72,29 @@ int Show(const std::string& argument) {
   auto str = [](auto value) { return std::string(ToString(value)); };
   auto same = [](const std::string& text) { return text; };
 
-  fmt::print("dataset      {}\n", m.Ref());
-  fmt::print("name         {}\n", card.name);
+  fmt::print("dataset      {}\n", Shown(m.Ref()));
+  fmt::print("name         {}\n", Shown(card.name));
   fmt::print("license      {}{}\n", ToString(card.license),
-             card.license_url ? " (" + *card.license_url + ")" : "");
+             card.license_url ? " (" + Shown(*card.license_url) + ")" : "");
   fmt::print("access       {}{}\n", ToString(card.access),
-             card.access_url ? " (" + *card.access_url + ")" : "");
+             card.access_url ? " (" + Shown(*card.access_url) + ")" : "");
   fmt::print("domains      {}\n", Join(card.domains, str));
-  fmt::print("tags         {}\n", Join(card.tags, same));
-  if (card.source_url) fmt::print("source       {}\n", *card.source_url);
-  if (card.source_revision) fmt::print("revision     {}\n", *card.source_revision);
+  fmt::print("tags         {}\n", Shown(Join(card.tags, same)));
+  if (card.source_url) fmt::print("source       {}\n", Shown(*card.source_url));
+  if (card.source_revision) fmt::print("revision     {}\n", Shown(*card.source_revision));
   fmt::print("format       TimeF {}, values backend {}\n", m.format_version,
              ToString(m.values_backend));
-  fmt::print("parents      {}\n", Join(card.parents, [](const manifest::ParentEntry& p) {
+  fmt::print("parents      {}\n", Shown(Join(card.parents, [](const manifest::ParentEntry& p) {
                return p.alias + " = " + p.Ref();
-             }));
+             })));
   const manifest::Counts& c = m.counts;
   fmt::print("counts       {} records, {} sources, {} signals, {} axes, {} signal chunks\n",
              c.records, c.sources, c.signals, c.axes, c.signal_chunks);
   fmt::print("annotations  {} contents, {} occurrences\n", c.annotation_contents,
              c.annotation_occurrences);
-  fmt::print("tasks        {}\n", Join(c.tasks, [](const auto& entry) {
+  fmt::print("tasks        {}\n", Shown(Join(c.tasks, [](const auto& entry) {
                return fmt::format("{}: {}", entry.first, entry.second);
-             }));
+             })));
 
   fmt::print("\nspecs ({})\n", m.schema.time_series_specs.size());
   if (!m.schema.time_series_specs.empty()) {
@@ -138,7 +138,7 @@ int Show(const std::string& argument) {
   fmt::print("\nfiles ({}, {})\n", own.size(), FormatBytes(TotalSize(own)));
   PrintFiles(own);
   for (const auto& [ref, pins] : m.payload_sources) {
-    fmt::print("\npayload source {} ({} files, {})\n", ref, pins.size(),
+    fmt::print("\npayload source {} ({} files, {})\n", Shown(ref), pins.size(),
                FormatBytes(TotalSize(pins)));
     PrintFiles(pins);
   }

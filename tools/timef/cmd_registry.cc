@@ -50,11 +50,20 @@ int RunLs(const LsArgs& args) {
                {"OWN BYTES", true, 0, "own_bytes"},
                {"PAYLOAD SOURCES", false, 0, "payload_sources"}},
               args.format, {});
+  // A release that cannot be read is named on stderr after the others are listed (exit 1): one
+  // broken release does not hide the rest.
+  std::vector<std::string> broken;
   for (const std::string& id : registry.Datasets()) {
     const std::vector<Version> versions = registry.Versions(id);
     for (const Version& version : versions) {
       const std::string ref = id + "@" + version.ToString();
-      const manifest::Manifest m = registry.ReadManifest(registry.Resolve(ref));
+      manifest::Manifest m;
+      try {
+        m = registry.ReadManifest(registry.Resolve(ref));
+      } catch (const Error& e) {
+        broken.push_back(ref + ": not listed: " + e.what());
+        continue;
+      }
       std::vector<std::string> sources;
       for (const auto& [source, pins] : m.payload_sources) sources.push_back(source);
       std::string sources_text;
@@ -66,7 +75,9 @@ int RunLs(const LsArgs& args) {
     }
   }
   table.Flush();
-  return kExitOk;
+  for (const std::string& message : broken)
+    fmt::print(stderr, "timef: error: {}\n", Shown(message));
+  return broken.empty() ? kExitOk : kExitFailure;
 }
 
 int RunGc(const GcArgs& args) {
@@ -74,7 +85,7 @@ int RunGc(const GcArgs& args) {
   int64_t bytes = 0;
   for (const StaleStaging& s : found) {
     fmt::print("{}{} ({} bytes, {} s old)\n", args.dry_run ? "would remove " : "removed ",
-               s.dir.string(), s.bytes, s.age.count());
+               Shown(s.dir.string()), s.bytes, s.age.count());
     bytes += s.bytes;
   }
   fmt::print(stderr, "{} {} staging directories, {} bytes\n",

@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "core/duckdb_version.h"
+#include "table.h"
 #include "timef/error.h"
 #include "timef/version.h"
 
@@ -59,7 +60,7 @@ int Run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // One line, like every other error: the problem and where help is.
     const std::string command = SelectedCommand(app);
-    fmt::print(stderr, "timef: error: {} (see '{} --help')\n", e.what(), command);
+    fmt::print(stderr, "timef: error: {} (see '{} --help')\n", Shown(e.what()), command);
     return kExitUsage;
   }
   try {
@@ -74,10 +75,10 @@ int Run(int argc, char** argv) {
     }
     return action();
   } catch (const timef::Error& e) {
-    fmt::print(stderr, "timef: error: {}\n", e.what());
+    fmt::print(stderr, "timef: error: {}\n", Shown(e.what()));
     return kExitFailure;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "timef: error: internal error: {}\n", e.what());
+    fmt::print(stderr, "timef: error: internal error: {}\n", Shown(e.what()));
     return kExitFailure;
   }
 }

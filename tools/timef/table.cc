@@ -5,7 +5,11 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/text.h"
+
 namespace timef::cli {
+
+std::string Shown(std::string_view text) { return core::PrintableForMessage(text); }
 
 Cell Cell::Int(int64_t value) { return {std::to_string(value), value}; }
 
@@ -40,7 +44,10 @@ Table::Table(std::vector<Column> columns, OutputFormat format, Style style)
 
 void Table::Add(std::vector<Cell> row) {
   row.resize(columns_.size(), Cell{"", nullptr});
-  for (size_t i = 0; i < row.size(); ++i) widths_[i] = std::max(widths_[i], row[i].text.size());
+  for (size_t i = 0; i < row.size(); ++i) {
+    row[i].text = Shown(row[i].text);
+    widths_[i] = std::max(widths_[i], row[i].text.size());
+  }
   pending_.push_back(std::move(row));
 }
 

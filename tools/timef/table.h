@@ -1,16 +1,25 @@
 // The one table printer of the CLI: every listing and summary table goes through Table, which
-// prints aligned text columns or, with OutputFormat::kJson, one JSON object per row.
+// prints aligned text columns or, with OutputFormat::kJson, one JSON object per row. Text that
+// comes from a release or the file system (names, keys, paths) never reaches the terminal raw:
+// text cells and every other such string the CLI prints go through Shown (JSON output is escaped
+// by the JSON encoder).
 #pragma once
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace timef::cli {
 
 enum class OutputFormat { kText, kJson };
+
+// `text` with control characters (escape sequences, newlines, ...) and ill-formed UTF-8 bytes
+// written as \xNN and `\` doubled (core::PrintableForMessage): one line that cannot drive the
+// terminal.
+std::string Shown(std::string_view text);
 
 // One cell: how it reads in a text table and as a JSON value.
 struct Cell {
@@ -42,7 +51,7 @@ class Table {
 
   Table(std::vector<Column> columns, OutputFormat format, Style style);
 
-  // `row` has one cell per column.
+  // `row` has one cell per column; text cells are printed through Shown.
   void Add(std::vector<Cell> row);
   // Prints the rows added since the last Flush on stdout. A column is as wide as its widest cell
   // seen so far, so a listing flushed batch by batch streams and stays aligned unless a later
