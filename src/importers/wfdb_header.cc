@@ -12,6 +12,20 @@
 #include "timef/error.h"
 
 namespace timef::importers {
+
+void ReduceFraction(__int128& num, __int128& den) {
+  __int128 a = num;
+  __int128 b = den;
+  while (b != 0) {
+    const __int128 t = a % b;
+    a = b;
+    b = t;
+  }
+  if (a > 1) {
+    num /= a;
+    den /= a;
+  }
+}
 namespace {
 
 constexpr int64_t kMaxWfdbSignals = 1'000'000;
@@ -111,17 +125,7 @@ std::optional<std::pair<int64_t, int64_t>> ParseExactDecimal(std::string_view te
       if (num > limit || den > limit) return std::nullopt;
     }
   }
-  __int128 a = num;
-  __int128 b = den;
-  while (b != 0) {
-    const __int128 t = a % b;
-    a = b;
-    b = t;
-  }
-  if (a > 1) {
-    num /= a;
-    den /= a;
-  }
+  ReduceFraction(num, den);
   if (num > std::numeric_limits<int64_t>::max() || den > std::numeric_limits<int64_t>::max()) {
     return std::nullopt;
   }

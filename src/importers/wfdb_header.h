@@ -23,6 +23,9 @@ struct WfdbFormat {
 };
 
 // The formats read: 16, 61, 80, 160, 212, 24, 32, 310, 311; nullptr for any other code.
+// Divides a fraction num / den (den > 0) by the greatest common divisor of its terms.
+void ReduceFraction(__int128& num, __int128& den);
+
 const WfdbFormat* FindWfdbFormat(int code);
 // "16, 24, 32, 61, 80, 160, 212, 310, 311".
 std::string WfdbFormatList();

@@ -163,15 +163,7 @@ WfdbData OpenRecord(const fs::path& header_path) {
 std::pair<int64_t, int64_t> SamplePeriod(const WfdbHeader& h, int64_t spf) {
   __int128 num = static_cast<__int128>(1'000'000) * h.freq_den;
   __int128 den = static_cast<__int128>(h.freq_num) * spf;
-  __int128 a = num;
-  __int128 b = den;
-  while (b != 0) {
-    const __int128 t = a % b;
-    a = b;
-    b = t;
-  }
-  num /= a;
-  den /= a;
+  ReduceFraction(num, den);
   const std::string rate = (h.frequency_text.empty() ? "250" : h.frequency_text) + " Hz × " +
                            std::to_string(spf) + " samples per frame";
   if (num < den) {
