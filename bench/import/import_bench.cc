@@ -265,15 +265,27 @@ timef::manifest::Card BenchCard(const std::string& version) {
   return card;
 }
 
-// One import into a fresh root; returns seconds. The release stays until the caller removes it.
+// CPU seconds (user + system) of this process, every thread.
+double CpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
+  return s(usage.ru_utime) + s(usage.ru_stime);
+}
+
+// One import into a fresh root; returns wall seconds and adds its CPU seconds to *cpu. The release
+// stays until the caller removes it.
 double Import(timef::ImportFormat format, const std::vector<fs::path>& files, const fs::path& root,
-              int jobs, int level) {
+              int jobs, int level, double* cpu = nullptr) {
   timef::ImportOptions options;
   options.write.threads = jobs;
   options.write.compression_level = level;
+  const double cpu_start = CpuSeconds();
   const auto start = Clock::now();
   timef::ImportFiles(format, files, BenchCard("1.0.0"), root, options);
-  return Seconds(start);
+  const double wall = Seconds(start);
+  if (cpu != nullptr) *cpu += CpuSeconds() - cpu_start;
+  return wall;
 }
 
 // The values shards of the release `dir` (relative path → bytes), for the byte-identity check
@@ -352,6 +364,9 @@ int main(int argc, char** argv) {
 
   // Interleaved repeats: EDFlib, then every import, per round.
   std::vector<double> edflib_s, edf1, edf2, wfdb1, wfdb2;
+  // CPU and wall seconds of the 1-job and 2-job imports (both formats, every round): the cores
+  // the imports got on a shared machine.
+  double cpu1 = 0, cpu2 = 0, wall1 = 0, wall2 = 0;
   double check = 0;
   bool identical = true;
   for (int round = 0; round < args.repeats; ++round) {
@@ -361,8 +376,10 @@ int main(int argc, char** argv) {
           std::tuple{timef::ImportFormat::kWfdb, &wfdb_files, &wfdb1, &wfdb2}}) {
       const fs::path one = scratch / "root1";
       const fs::path two = scratch / "root2";
-      s1->push_back(Import(format, *files, one, 1, args.compression_level));
-      s2->push_back(Import(format, *files, two, 2, args.compression_level));
+      s1->push_back(Import(format, *files, one, 1, args.compression_level, &cpu1));
+      s2->push_back(Import(format, *files, two, 2, args.compression_level, &cpu2));
+      wall1 += s1->back();
+      wall2 += s2->back();
       if (round == 0) {
         const auto shards = ValuesFiles(one / "bench/import/1.0.0");
         if (shards.empty() || shards != ValuesFiles(two / "bench/import/1.0.0")) identical = false;
@@ -384,6 +401,10 @@ int main(int argc, char** argv) {
   report["wfdb212_import_1_job_mb_s"] = wfdb1_mbs;
   report["wfdb212_import_2_jobs_mb_s"] = wfdb2_mbs;
   report["jobs_1_and_2_values_identical"] = identical;
+  report["cores_used_1_job"] = cpu1 / wall1;
+  report["cores_used_2_jobs"] = cpu2 / wall2;
+  report["cpu_s_1_job"] = cpu1;
+  report["cpu_s_2_jobs"] = cpu2;
   report["edflib_checksum"] = check;
 
   // Bounded memory: one large EDF file imported in a child process, its peak RSS from wait4.
@@ -442,7 +463,10 @@ int main(int argc, char** argv) {
      << "| timef import wfdb (212), 2 jobs | " << Fixed(wfdb2_mbs, 1) << " | – |\n\n"
      << "2 jobs against 1: EDF " << Fixed(edf2_mbs / edf1_mbs, 2) << "×, WFDB "
      << Fixed(wfdb2_mbs / wfdb1_mbs, 2)
-     << "×. Values shards of 1 and 2 jobs byte-identical: " << (identical ? "yes" : "NO") << ".\n";
+     << "×. Values shards of 1 and 2 jobs byte-identical: " << (identical ? "yes" : "NO")
+     << ". Cores used (CPU s / wall s of the imports): 1 job " << Fixed(cpu1 / wall1, 2)
+     << ", 2 jobs " << Fixed(cpu2 / wall2, 2) << "; CPU s 1 job " << Fixed(cpu1, 1) << ", 2 jobs "
+     << Fixed(cpu2, 1) << ".\n";
   if (big_rss_mib >= 0) {
     md << "\nLarge EDF: " << Fixed(big_bytes / (1024.0 * 1024 * 1024), 2)
        << " GiB imported with 2 jobs in " << Fixed(big_s, 1) << " s, peak RSS "
