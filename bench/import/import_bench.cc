@@ -255,6 +255,24 @@ double EdflibDecode(const std::vector<fs::path>& files, double* checksum) {
   return Seconds(start);
 }
 
+// timef's readers alone: every file read (ReadEdf / ReadWfdb, no checksum) and every signal's
+// values produced by its piece loader (VisitValues), nothing written.
+double TimefDecode(timef::ImportFormat format, const std::vector<fs::path>& files) {
+  timef::ReadOptions options;
+  options.checksum = false;
+  const auto start = Clock::now();
+  int64_t values = 0;
+  for (const fs::path& path : files) {
+    const auto record = format == timef::ImportFormat::kEdf ? timef::ReadEdf(path, options)
+                                                            : timef::ReadWfdb(path, options);
+    for (const auto& signal : record->Signals()) {
+      signal->VisitValues([&values](timef::model::ValueArray piece) { values += piece.size(); });
+    }
+  }
+  if (values == 0) throw std::runtime_error("no values decoded");
+  return Seconds(start);
+}
+
 timef::manifest::Card BenchCard(const std::string& version) {
   timef::manifest::Card card;
   card.dataset_id = "bench/import";
@@ -363,7 +381,7 @@ int main(int argc, char** argv) {
   report["wfdb_input_bytes"] = wfdb_bytes;
 
   // Interleaved repeats: EDFlib, then every import, per round.
-  std::vector<double> edflib_s, edf1, edf2, wfdb1, wfdb2;
+  std::vector<double> edflib_s, edf1, edf2, wfdb1, wfdb2, edf_read, wfdb_read;
   // CPU and wall seconds of the 1-job and 2-job imports (both formats, every round): the cores
   // the imports got on a shared machine.
   double cpu1 = 0, cpu2 = 0, wall1 = 0, wall2 = 0;
@@ -371,6 +389,8 @@ int main(int argc, char** argv) {
   bool identical = true;
   for (int round = 0; round < args.repeats; ++round) {
     edflib_s.push_back(EdflibDecode(edf_files, &check));
+    edf_read.push_back(TimefDecode(timef::ImportFormat::kEdf, edf_files));
+    wfdb_read.push_back(TimefDecode(timef::ImportFormat::kWfdb, wfdb_files));
     for (auto [format, files, s1, s2] :
          {std::tuple{timef::ImportFormat::kEdf, &edf_files, &edf1, &edf2},
           std::tuple{timef::ImportFormat::kWfdb, &wfdb_files, &wfdb1, &wfdb2}}) {
@@ -395,7 +415,11 @@ int main(int argc, char** argv) {
   const double edf2_mbs = edf_bytes / mb / Median(edf2);
   const double wfdb1_mbs = wfdb_bytes / mb / Median(wfdb1);
   const double wfdb2_mbs = wfdb_bytes / mb / Median(wfdb2);
+  const double edf_read_mbs = edf_bytes / mb / Median(edf_read);
+  const double wfdb_read_mbs = wfdb_bytes / mb / Median(wfdb_read);
   report["edflib_decode_mb_s"] = edflib_mbs;
+  report["timef_edf_decode_mb_s"] = edf_read_mbs;
+  report["timef_wfdb212_decode_mb_s"] = wfdb_read_mbs;
   report["edf_import_1_job_mb_s"] = edf1_mbs;
   report["edf_import_2_jobs_mb_s"] = edf2_mbs;
   report["wfdb212_import_1_job_mb_s"] = wfdb1_mbs;
@@ -455,10 +479,14 @@ int main(int argc, char** argv) {
      << " WFDB 212 records, " << Fixed(wfdb_bytes / mb, 1) << " MB.\n\n"
      << "| workload | MB/s of input | vs EDFlib decode |\n| --- | --- | --- |\n"
      << "| EDFlib decode alone (edfread_physical_samples) | " << Fixed(edflib_mbs, 1) << " | 1× |\n"
+     << "| timef ReadEdf + every signal's piece loader, no write | " << Fixed(edf_read_mbs, 1)
+     << " | " << Fixed(edf_read_mbs / edflib_mbs, 3) << "× |\n"
      << "| timef import edf, 1 job | " << Fixed(edf1_mbs, 1) << " | "
      << Fixed(edf1_mbs / edflib_mbs, 3) << "× |\n"
      << "| timef import edf, 2 jobs | " << Fixed(edf2_mbs, 1) << " | "
      << Fixed(edf2_mbs / edflib_mbs, 3) << "× |\n"
+     << "| timef ReadWfdb + every signal's piece loader (212), no write | "
+     << Fixed(wfdb_read_mbs, 1) << " | – |\n"
      << "| timef import wfdb (212), 1 job | " << Fixed(wfdb1_mbs, 1) << " | – |\n"
      << "| timef import wfdb (212), 2 jobs | " << Fixed(wfdb2_mbs, 1) << " | – |\n\n"
      << "2 jobs against 1: EDF " << Fixed(edf2_mbs / edf1_mbs, 2) << "×, WFDB "
