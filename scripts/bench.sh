@@ -48,6 +48,22 @@ if [ -x "$build/bench-suite/timef_python_peer" ] && [ -d "$build/python/timef" ]
   cat "$out/train_input.md" >&2
 fi
 
+# Import throughput (issue 33): EDF and WFDB 212 files written in the run, imported with 1 and 2
+# jobs, against EDFlib's decode of the same EDF files (bench/import). The full bench also imports
+# one EDF file of IMPORT_MEMORY_GIB GiB (default 2; 0 skips it) for the peak RSS; the quick one
+# does not write it.
+import_bench="$build/bench-suite/timef_import_bench"
+if [ -x "$import_bench" ]; then
+  import_args=(--out "$out")
+  if [ "${QUICK:-0}" = 1 ]; then
+    import_args+=(--quick)
+  else
+    import_args+=(--size medium --repeats 3 --memory-gib "${IMPORT_MEMORY_GIB:-2}")
+  fi
+  echo "== timef_import_bench ${import_args[*]}" >&2
+  "$import_bench" "${import_args[@]}" >&2 || suite_status=$?
+fi
+
 if [ "${QUICK:-0}" = 1 ]; then
   exit "$suite_status"
 fi

@@ -88,7 +88,7 @@ def _csv_options(time_column=None, time_unit="auto", rate=None, units=None, deli
             "tolerance_us": tolerance_us}
 
 
-def import_files(format, paths, *, root, dataset, version, card, keep_digital=False,
+def import_files(format, paths, *, root, dataset, version, card, jobs=None, keep_digital=False,
                  spec_types=None, checksum=True, csv=None, progress=None, annotators=None,
                  **options):
     """Writes one release ``<root>/<dataset>/<version>`` from ``paths``, one record per file in
@@ -96,10 +96,16 @@ def import_files(format, paths, *, root, dataset, version, card, keep_digital=Fa
     fields as for ``timef.write`` (name, description, license, ...). ``keep_digital``,
     ``spec_types`` and ``checksum`` as for ``read_edf``; ``csv``: a dict of ``read_csv``'s keyword
     options (time_column, rate, units, ...); ``annotators`` (wfdb) as for ``read_wfdb``;
-    ``options`` and ``progress`` as for ``timef.write``. Nothing is published when any file
-    fails."""
+    ``options`` and ``progress`` as for ``timef.write``. ``jobs``: the threads of the import
+    (``timef import --jobs``), the same as ``timef.write``'s ``threads=`` (give one of them); the
+    release's bytes are the same for any count. Nothing is published when any file fails."""
     if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
+    if jobs is not None:
+        if "threads" in options and options["threads"] != jobs:
+            raise ValueError(f"import_files: jobs={jobs!r} and threads={options['threads']!r} "
+                             "are one setting; give one of them")
+        options["threads"] = jobs
     release_dir, messages = _timef._import_files(
         str(format), [os.fspath(p) for p in paths], dict(card), os.fspath(root), str(dataset),
         str(version), bool(keep_digital), dict(spec_types or {}), bool(checksum),

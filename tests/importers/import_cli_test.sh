@@ -22,6 +22,15 @@ run import 0 import edf "$in/night.edf" "$in/day.bdf" --root "$root" --dataset t
 [ "$(tail -n 1 "$scratch/import.out")" = "$release" ] || fail "import: last stdout line is not $release"
 expect_in import "$scratch/import.err" "imported test/night@1.0.0: 2 records, 6 signals, 6 annotation occurrences"
 run verify 0 verify "$release"
+# --jobs is the import's name of --threads (used above): 1 job writes the same values shards.
+run import_jobs1 0 import edf "$in/night.edf" "$in/day.bdf" --root "$scratch/root-jobs1" \
+  --dataset test/night --version 1.0.0 --license CC0-1.0 --jobs 1
+shards=$(cd "$release" && find time_series -type f | sort)
+[ -n "$shards" ] || fail "import: no values shards in $release"
+for f in $shards; do
+  cmp -s "$release/$f" "$scratch/root-jobs1/test/night/1.0.0/$f" ||
+    fail "import: $f differs between --threads 2 and --jobs 1"
+done
 run records 0 records "$release" --format json
 expect_lines records "$scratch/records.out" 2
 expect_in records "$scratch/records.out" '"start":"2021-03-14T15:09:26.123400Z"'

@@ -84,6 +84,32 @@ def test_import_files(inputs, tmp_path):
     assert not (tmp_path / "tests" / "edf" / "1.0.1").exists()
 
 
+def test_import_files_jobs_give_the_same_bytes(inputs, tmp_path):
+    # Small row groups, so that with 2 jobs many are compressed in the background.
+    paths = [inputs / "night.edf", inputs / "day.bdf"]
+    releases = [timef.import_files("edf", paths, root=tmp_path / f"jobs{jobs}", dataset="tests/edf",
+                                   version="1.0.0", card=CARD, jobs=jobs, compression_level=1,
+                                   row_group_target_bytes=256, data_page_target_bytes=64)
+                for jobs in (1, 2)]
+
+    def values_files(release):
+        out = {}
+        for dirpath, _, files in os.walk(release):
+            for name in files:
+                path = os.path.join(dirpath, name)
+                rel = os.path.relpath(path, release)
+                if rel.startswith("time_series"):
+                    with open(path, "rb") as f:
+                        out[rel] = f.read()
+        return out
+
+    one, two = (values_files(r) for r in releases)
+    assert one and one == two
+    with pytest.raises(ValueError, match="jobs=2 and threads=1"):
+        timef.import_files("edf", paths, root=tmp_path / "both", dataset="tests/edf",
+                           version="1.0.0", card=CARD, jobs=2, threads=1)
+
+
 def test_unknown_unit_warns(inputs, tmp_path):
     data = bytearray((inputs / "night.edf").read_bytes())
     ns = int(data[252:256])

@@ -1,6 +1,6 @@
 // `timef import FORMAT INPUT... --root DIR --dataset ORG/NAME --version X.Y.Z [--card FILE]
 // [--license L] [--name TEXT] [--description TEXT] [--keep-digital] [--spec-type LABEL=TYPE]...
-// [--no-checksum] [--annotator NAME]... [--threads N]`: one release from recordings in another
+// [--no-checksum] [--annotator NAME]... [--jobs N]`: one release from recordings in another
 // format, one record per input file (docs/importing.md).
 #include <fmt/core.h>
 
@@ -40,7 +40,7 @@ struct ImportArgs {
   std::vector<std::string> spec_types;
   bool no_checksum = false;
   std::vector<std::string> annotators;  // wfdb
-  int threads = 1;
+  int jobs = 1;                         // --jobs, alias --threads: WriteOptions::threads
   // csv only
   std::optional<std::string> time_column;
   std::string time_unit = "auto";
@@ -178,7 +178,7 @@ int RunImport(const ImportArgs& args) {
   options.progress = [&bar](const ImportProgress& p) {
     if (bar.enabled()) bar.Update("read", p.files_read, p.files_total);
   };
-  options.write.threads = args.threads;
+  options.write.threads = args.jobs;
   options.write = WithProgress(bar, options.write);
   std::vector<fs::path> inputs(args.inputs.begin(), args.inputs.end());
   const WriteResult result = ImportFiles(format, inputs, std::move(card), *root, options);
@@ -229,7 +229,10 @@ void RegisterImportCommands(CLI::App& app, Action& action) {
   cmd->add_option("--annotator", args->annotators,
                   "wfdb: read the annotation file RECORD.NAME (repeatable; default: RECORD.atr "
                   "when it exists)");
-  AddThreadsOption(*cmd, args->threads);
+  AddThreadsOption(*cmd, args->jobs, "-j,--jobs,--threads",
+                   "Threads of the import, 1..256 (default 1; --threads is an alias): the values "
+                   "of each row group are compressed on N threads in the background while the "
+                   "next one is decoded; the release's bytes are the same for any count");
   // csv only
   cmd->add_option("--time-column", args->time_column,
                   "csv: the time column (default: the first named time, t, timestamp or datetime)");

@@ -30,11 +30,13 @@ CLI::Validator IdNumber() {
       "", "ID");
 }
 
-void AddThreadsOption(CLI::App& command, int& threads) {
+void AddThreadsOption(CLI::App& command, int& threads, const std::string& names,
+                      const std::string& help) {
   command
-      .add_option("--threads", threads,
-                  "Threads that compress values pages, 1..256 (default 1); the release's bytes "
-                  "are the same for any count")
+      .add_option(names, threads,
+                  !help.empty() ? help
+                                : "Threads that compress values pages, 1..256 (default 1); the "
+                                  "release's bytes are the same for any count")
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {
             int value = 0;

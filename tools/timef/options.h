@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
 
 #include "table.h"
 
@@ -14,7 +15,9 @@ CLI::Validator WholeNumberAtLeast(int64_t min);
 CLI::Validator IdNumber();
 
 // --threads N (1..256, default 1) for the commands that write a release: WriteOptions::threads.
-void AddThreadsOption(CLI::App& command, int& threads);
+// `names` and `help` replace the option's names and description (e.g. "-j,--jobs,--threads").
+void AddThreadsOption(CLI::App& command, int& threads, const std::string& names = "--threads",
+                      const std::string& help = "");
 
 // --format text|json (default text).
 void AddFormatOption(CLI::App& command, OutputFormat& format);
