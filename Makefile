@@ -27,8 +27,9 @@ test: build
 # Every test again in an AddressSanitizer + UndefinedBehaviorSanitizer build (-O1, asserts on,
 # leak checking on), except the `big` label: the 2^31-sample write asserts its peak RSS, which
 # ASan's shadow memory and allocator quarantine change; it runs in `make test`. CI (.ci/run) runs
-# it after `make test`: about 20 min on 2 cores from scratch (9.5 build, 10.5 ctest), 31 with
-# `make test`. The fuzz targets have their own `make fuzz`.
+# it after `make test`: 50 min on 2 cores on 2026-12-06 (ASan build 23 min with a cold cache on a
+# loaded machine, ctest 27, of which bad_input_test alone took 20 in one process before it was
+# cut into 3 shards; docs/architecture.md, "Tests and CI time"). `make fuzz` is separate.
 test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTIMEF_SANITIZE=ON -DTIMEF_BUILD_BENCH=OFF $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
