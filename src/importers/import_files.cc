@@ -10,8 +10,7 @@
 #include "timef/error.h"
 
 TIMEF_ENUM_TABLE(timef::ImportFormat, {timef::ImportFormat::kEdf, "edf"},
-                 {timef::ImportFormat::kCsv, "csv"},
-                 {timef::ImportFormat::kWfdb, "wfdb"})
+                 {timef::ImportFormat::kCsv, "csv"}, {timef::ImportFormat::kWfdb, "wfdb"})
 
 namespace timef {
 
