@@ -126,7 +126,9 @@ TEST(DecodeLanesTest, EagerRecordReadsDecodeTheirBatchOnTheLanes) {
   // GetRecords and GetSignals load through the same batch.
   const auto records = reader.GetRecords({*w->fixture.ecg->id()}, LoadPlan::AllEager());
   for (const auto& signal : records.front()->Signals()) {
-    if (signal->has_values()) EXPECT_EQ(*signal->LoadValues(), *written.at(*signal->id()));
+    if (signal->has_values()) {
+      EXPECT_EQ(*signal->LoadValues(), *written.at(*signal->id()));
+    }
   }
   const auto signals =
       reader.GetSignals({*w->fixture.lead->id(), *w->fixture.lead2->id()}, LoadPlan::AllEager());
