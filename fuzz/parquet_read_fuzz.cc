@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "parquet/file_reader.h"
-#include "parquet/tool_inspect.h"
+#include "parquet_tool/inspect.h"
 #include "timef/error.h"
 
 namespace {

@@ -24,7 +24,7 @@
 #include "parquet/file_reader.h"
 #include "parquet/format_test_support.h"
 #include "parquet/reader_test_support.h"
-#include "parquet/tool_inspect.h"
+#include "parquet_tool/inspect.h"
 
 namespace timef::parquet {
 namespace testing {

@@ -1,6 +1,4 @@
 // Tests of the inspection tools behind `timef parquet meta|dump|rewrite`.
-#include "parquet/tool_inspect.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -15,7 +13,8 @@
 #include "core/json_forms.h"
 #include "parquet/file_reader.h"
 #include "parquet/file_writer.h"
-#include "parquet/tool_render.h"
+#include "parquet_tool/inspect.h"
+#include "parquet_tool/render.h"
 #include "writer_test_util.h"
 
 namespace timef::parquet {

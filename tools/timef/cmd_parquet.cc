@@ -1,5 +1,5 @@
 // `timef parquet meta|dump|rewrite`: inspect Parquet files and rewrite them with timef's writer.
-// The logic lives in src/parquet/tool_inspect.h; this file maps options and exit codes.
+// The logic lives in parquet_tool/inspect.h; this file maps options and exit codes.
 #include <fmt/core.h>
 
 #include <cstdio>
@@ -13,7 +13,7 @@
 #include "core/json_forms.h"
 #include "options.h"
 #include "parquet/file_reader.h"
-#include "parquet/tool_inspect.h"
+#include "parquet_tool/inspect.h"
 
 namespace timef::cli {
 namespace {

@@ -1,4 +1,4 @@
-#include "parquet/tool_inspect.h"
+#include "parquet_tool/inspect.h"
 
 #include <unistd.h>
 
@@ -10,7 +10,7 @@
 #include <system_error>
 
 #include "parquet/file_writer.h"
-#include "parquet/tool_render.h"
+#include "parquet_tool/render.h"
 
 namespace timef::parquet {
 namespace {

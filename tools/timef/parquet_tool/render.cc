@@ -1,4 +1,4 @@
-#include "parquet/tool_render.h"
+#include "parquet_tool/render.h"
 
 #include <bit>
 #include <charconv>
