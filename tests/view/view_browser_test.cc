@@ -107,7 +107,8 @@ class Browser {
 
  private:
   std::string Base() const {
-    return std::string(TIMEF_CHROMIUM) +
+    // `timeout`: a browser that hangs fails the test instead of stopping the suite.
+    return "timeout 180 " + std::string(TIMEF_CHROMIUM) +
            " --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run "
            "--virtual-time-budget=15000 --user-data-dir='" +
            profile_.string() + "'";

@@ -114,7 +114,7 @@ Range ComputeRange(const SignalValuesRef& ref, std::span<const ValuePage> pages,
   if (width > buckets) {
     grid.step = (width + buckets - 1) / buckets;
     std::span<const ValuePage> window = PagesIn(pages, grid.start, grid.end);
-    if (DecodedPages(window, grid) > options.max_decoded_pages) {
+    if (!window.empty() && DecodedPages(window, grid) > options.max_decoded_pages) {
       std::int64_t longest = 1;
       for (const ValuePage& page : window) longest = std::max(longest, page.end - page.begin);
       Grid wide{.start = window.front().begin, .end = end_step};
