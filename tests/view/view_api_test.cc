@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "support/scratch_dir.h"
+#include "timef/demo.h"
 #include "timef/model.h"
 #include "timef/reader.h"
 #include "timef/value_pages.h"
@@ -132,19 +133,22 @@ std::filesystem::path WriteRelease(const std::filesystem::path& root, const Writ
 }
 
 // Expected min/max per bucket of `grid` from every value, as the API defines them.
-void ExpectExact(const ValueArray& all, const Json& got, const std::string& what) {
+void ExpectExact(const ValueArray& all, const Json& got, const std::string& what,
+                 std::int64_t width = 1, std::int64_t channel = 0) {
   const std::int64_t start = got["start_step"], end = got["end_step"], step = got["step"];
   const auto& mins = got["min"];
   const auto& maxs = got["max"];
   ASSERT_EQ(static_cast<std::int64_t>(mins.size()),
             end > start ? (end - start + step - 1) / step : 0)
       << what;
-  std::vector<double> values(all.size());
+  std::vector<double> values(static_cast<std::size_t>(all.size() / width));
   std::visit(
       [&](const auto& data) {
         using T = typename std::decay_t<decltype(data)>::value_type;
         if constexpr (!std::is_same_v<T, std::string>) {
-          for (std::size_t i = 0; i < data.size(); ++i) values[i] = static_cast<double>(data[i]);
+          for (std::size_t i = 0; i < values.size(); ++i) {
+            values[i] = static_cast<double>(data[i * width + channel]);
+          }
         }
       },
       all.data());
@@ -331,6 +335,35 @@ TEST(ViewApi, CardRecordsRecordAndTimeWindows) {
   EXPECT_EQ(w["time_us"][250], 2'000'000);
   EXPECT_EQ(ViewApiTest::GetJson(api, "/api/records/999", 404).count("error"), 1u);
   EXPECT_EQ(ViewApiTest::GetJson(api, "/api/tasks/1", 404).count("error"), 1u);
+}
+
+TEST(ViewApi, ChannelsOfAnNdZarrSignalAreExact) {
+  testing::ScratchDir dir;
+  std::unique_ptr<Dataset> dataset = demo::BuildHelloZarr();
+  const auto release = timef::WriteRelease(*dataset, demo::HelloZarrCard(), dir.path(),
+                                           demo::HelloZarrWriteOptions())
+                           .release_dir;
+  Reader reader = Reader::Open(release);
+  std::shared_ptr<Signal> spectrogram;
+  for (const auto& s : reader.GetRecord(demo::kSpectrogramRecordId)->Signals()) {
+    if (s->spec()->StepWidth() > 1) spectrogram = s;
+  }
+  ASSERT_NE(spectrogram, nullptr);
+  const std::int64_t width = spectrogram->spec()->StepWidth();
+  const auto all = reader.GetSignalValues(*spectrogram->id()).LoadValues();
+  ViewApi api(Reader::Open(release));
+  const std::string base = "/api/signals/" + std::to_string(*spectrogram->id()) + "/range?";
+  for (std::int64_t channel = 0; channel < width; ++channel) {
+    for (const std::string window : {"buckets=7", "start_step=3&end_step=50&buckets=5",
+                                     "start_step=10&end_step=12&buckets=9"}) {
+      const std::string target = base + window + "&channel=" + std::to_string(channel);
+      const Json got = ViewApiTest::GetJson(api, target);
+      EXPECT_EQ(got["channel"], channel);
+      ExpectExact(*all, got, target, width, channel);
+    }
+  }
+  EXPECT_EQ(api.Get(base + "channel=" + std::to_string(width)).status, 400);
+  EXPECT_EQ(api.Get(base + "channel=-1").status, 400);
 }
 
 const std::vector<std::string>& HostileTargets() {

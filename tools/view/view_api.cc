@@ -401,7 +401,7 @@ Response ViewApi::Route(const std::vector<std::string>& segments, const Params& 
       return JsonResponse(200, TaskDetail(*id));
     }
     if (segments[1] == "signals" && n == 4 && segments[3] == "range") {
-      only({"start_step", "end_step", "start_us", "end_us", "buckets"});
+      only({"start_step", "end_step", "start_us", "end_us", "buckets", "channel"});
       return JsonResponse(200, SignalRange(*id, params));
     }
   }
@@ -608,7 +608,9 @@ Json ViewApi::SignalRange(std::int64_t id, const Params& params) {
   }
   const std::int64_t buckets = CountParam(params, "buckets", 1000);
   const std::uint64_t decoded_before = reader_.counters().data_pages_decoded;
-  const Range range = ComputeRange(entry.ref, entry.pages, start, end, buckets, options_.range);
+  const std::int64_t channel = CountParam(params, "channel", 0);
+  const Range range =
+      ComputeRange(entry.ref, entry.pages, start, end, buckets, channel, options_.range);
   Json mins = Json::array(), maxs = Json::array(), times = Json::array();
   for (std::size_t i = 0; i < range.min.size(); ++i) {
     mins.push_back(range.min[i] ? FloatJson(*range.min[i]) : Json(nullptr));
@@ -623,6 +625,7 @@ Json ViewApi::SignalRange(std::int64_t id, const Params& params) {
     }
   }
   return {{"signal_id", id},
+          {"channel", channel},
           {"start_step", range.start_step},
           {"end_step", range.end_step},
           {"step", range.step},

@@ -48,8 +48,10 @@ void Merge(Range& out, std::int64_t bucket, double lo, double hi) {
   if (!mx || hi > *mx) mx = hi;
 }
 
-// Folds decoded steps [first, first + values.size()) into the buckets of `grid`.
-void Fold(const model::ValueArray& values, std::int64_t first, const Grid& grid, Range& out) {
+// Folds decoded steps [first, …) into the buckets of `grid`: scalar `channel` of the `width`
+// scalars of each step.
+void Fold(const model::ValueArray& values, std::int64_t first, const Grid& grid, Range& out,
+          std::int64_t width, std::int64_t channel) {
   std::visit(
       [&](const auto& data) {
         using T = typename std::decay_t<decltype(data)>::value_type;
@@ -57,7 +59,7 @@ void Fold(const model::ValueArray& values, std::int64_t first, const Grid& grid,
           throw ValidationError({.object = "range", .where = "dtype"},
                                 "a str signal has no numeric range");
         } else {
-          const std::int64_t n = static_cast<std::int64_t>(data.size());
+          const std::int64_t n = static_cast<std::int64_t>(data.size()) / width;
           std::int64_t i = 0;
           while (i < n) {
             const std::int64_t bucket = grid.BucketOf(first + i);
@@ -66,7 +68,8 @@ void Fold(const model::ValueArray& values, std::int64_t first, const Grid& grid,
             double lo = 0, hi = 0;
             for (; i < stop; ++i) {
               if (!values.IsValid(i)) continue;
-              const double v = static_cast<double>(data[static_cast<std::size_t>(i)]);
+              const double v =
+                  static_cast<double>(data[static_cast<std::size_t>(i * width + channel)]);
               if (std::isnan(v)) continue;
               if (!any) {
                 lo = hi = v;
@@ -87,7 +90,7 @@ void Fold(const model::ValueArray& values, std::int64_t first, const Grid& grid,
 
 Range ComputeRange(const SignalValuesRef& ref, std::span<const ValuePage> pages,
                    std::int64_t start_step, std::int64_t end_step, std::int64_t buckets,
-                   const RangeOptions& options) {
+                   std::int64_t channel, const RangeOptions& options) {
   const std::string object = "signal " + std::to_string(ref.id());
   if (buckets < 1 || buckets > 100'000) {
     throw ValidationError({.object = object, .where = "buckets"},
@@ -98,9 +101,11 @@ Range ComputeRange(const SignalValuesRef& ref, std::span<const ValuePage> pages,
                           "a window needs 0 ≤ start_step ≤ end_step, got [" +
                               std::to_string(start_step) + ", " + std::to_string(end_step) + ")");
   }
-  if (ref.spec().StepWidth() != 1) {
-    throw ValidationError({.object = object, .where = "value_shape"},
-                          "the range of an N-D signal is not offered");
+  const std::int64_t step_width = ref.spec().StepWidth();
+  if (channel < 0 || channel >= step_width) {
+    throw ValidationError(
+        {.object = object, .where = "channel"},
+        "channel must be 0 … " + std::to_string(step_width - 1) + ", got " + std::to_string(channel));
   }
   if (ref.spec().dtype == DType::kStr) {
     throw ValidationError({.object = object, .where = "dtype"},
@@ -141,7 +146,7 @@ Range ComputeRange(const SignalValuesRef& ref, std::span<const ValuePage> pages,
     ++out.pages_decoded;
     const std::int64_t from = std::max(page.begin, grid.start);
     const std::int64_t to = std::min(page.end, grid.end);
-    Fold(ref.ReadSteps(from, to), from, grid, out);
+    Fold(ref.ReadSteps(from, to), from, grid, out, step_width, channel);
   }
   return out;
 }

@@ -30,12 +30,14 @@ struct Range {
 };
 
 // The min/max of steps [start_step, end_step) of `ref` (end clamped to n_values) in at most
-// `buckets` buckets. `pages` is ReadValuePages(ref). Grid: step 1 when the window has at most
-// `buckets` steps; else step ⌈W / buckets⌉ from start_step when that decodes at most
-// options.max_decoded_pages pages; else a multiple of the longest page in the window, starting at
-// the first step of the page holding start_step. ValidationError for a bad window or bucket count.
+// `buckets` buckets; of an N-D signal, of scalar `channel` (0 ≤ channel < the spec's step width, in
+// row-major order of value_shape) of each step, else channel is 0. `pages` is ReadValuePages(ref).
+// Grid: step 1 when the window has at most `buckets` steps; else step ⌈W / buckets⌉ from start_step
+// when that decodes at most options.max_decoded_pages pages; else a multiple of the longest page in
+// the window, starting at the first step of the page holding start_step. ValidationError for a bad
+// window or bucket count.
 Range ComputeRange(const SignalValuesRef& ref, std::span<const ValuePage> pages,
                    std::int64_t start_step, std::int64_t end_step, std::int64_t buckets,
-                   const RangeOptions& options = {});
+                   std::int64_t channel = 0, const RangeOptions& options = {});
 
 }  // namespace timef::view

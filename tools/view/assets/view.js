@@ -157,7 +157,7 @@ class PlotGroup {
           .map(m => el('li', {class: 'annotation-label'}, m.label + ' @ ' + m.start_s.toFixed(3) + ' s' +
                                                            (m.end_s === null ? '' : ' – ' + m.end_s.toFixed(3) + ' s'))));
       const box = el('div', {class: 'plot'},
-          el('div', {class: 'plot-title'}, s.name + unit + ' ', el('span', {class: 'muted'}, s.spec.dtype)),
+          el('div', {class: 'plot-title'}, s.title + unit + ' ', el('span', {class: 'muted'}, s.spec.dtype)),
           canvas, labels);
       container.appendChild(box);
       const plot = {signal: s, canvas, data: null, seq: 0};
@@ -211,6 +211,7 @@ class PlotGroup {
       end_us: String(Math.max(0, Math.ceil(b * 1e6) + 1)),
       buckets: String(Math.min(width, 4000)),
     });
+    if (plot.signal.channel) q.set('channel', String(plot.signal.channel));
     const seq = ++plot.seq;
     try {
       const data = await api('/api/signals/' + plot.signal.id + '/range?' + q);
@@ -312,19 +313,28 @@ function marksOf(annotations) {
   }));
 }
 
+// N-D signals: their first channels (scalars in row-major order of value_shape), at most this many.
+const MAX_CHANNELS = 3;
+
 function plotRecord(container, record, extraMarks) {
-  const plottable = record.signals.filter(s => s.has_values && s.axis.type !== 'ordinal' &&
-      (s.spec.value_shape || []).length === 0 && s.spec.dtype !== 'str');
-  const others = record.signals.filter(s => !plottable.includes(s));
+  const timed = record.signals.filter(s => s.has_values && s.axis.type !== 'ordinal' && s.spec.dtype !== 'str');
+  const plots = [];
+  for (const s of timed) {
+    const shape = s.spec.value_shape || [];
+    if (shape.length === 0) { plots.push(Object.assign({}, s, {channel: 0, title: s.name})); continue; }
+    const width = shape.reduce((a, b) => a * b, 1);
+    for (let c = 0; c < Math.min(width, MAX_CHANNELS); c++) {
+      plots.push(Object.assign({}, s, {channel: c, title: s.name + ' [channel ' + c + ' of ' + width + ']'}));
+    }
+  }
+  const others = record.signals.filter(s => !timed.includes(s));
   const box = el('div', {class: 'plots'});
   container.appendChild(box);
-  if (plottable.length) new PlotGroup(box, plottable, marksOf(record.annotations).concat(extraMarks || []));
+  if (plots.length) new PlotGroup(box, plots, marksOf(record.annotations).concat(extraMarks || []));
   else box.appendChild(el('p', {class: 'muted'}, 'No signal on a time axis to plot.'));
   if (others.length) {
-    container.appendChild(el('p', {class: 'muted'}, 'Not plotted (ordinal axis, N-D or text): ',
-        others.map(s => el('span', {class: 'tag'}, s.name + ' [' + s.spec.dtype +
-                                                    (s.spec.value_shape.length ? ' ' + JSON.stringify(s.spec.value_shape) : '') +
-                                                    ', ' + s.axis.type + ']'))));
+    container.appendChild(el('p', {class: 'muted'}, 'Not plotted (ordinal axis, text or no values): ',
+        others.map(s => el('span', {class: 'tag'}, s.name + ' [' + s.spec.dtype + ', ' + s.axis.type + ']'))));
   }
 }
 
