@@ -385,7 +385,10 @@ async function taskPage(id) {
       x.kind + ': ' + (x.value !== undefined ? valueText(x.value) :
           x.record_id !== undefined ? 'record ' + x.record_id :
           x.signal_id !== undefined ? 'signal ' + x.signal_id :
-          x.span_kind + ' ' + x.start + (x.end === null ? '' : ' – ' + x.end))))));
+          (x.span_kind.startsWith('time')
+              ? x.span_kind + ' ' + x.start / 1e6 + ' s' + (x.end === null ? '' : ' – ' + x.end / 1e6 + ' s')
+              : x.span_kind + ' step ' + x.start + (x.end === null ? '' : ' – ' + x.end)) +
+          (x.signal_ids && x.signal_ids.length ? ' on signal ' + x.signal_ids.join(', ') : ''))))));
   app.appendChild(el('h2', {}, 'Inputs'));
   for (const rid of t.inputs) {
     app.appendChild(el('h2', {}, el('a', {href: '/records/' + rid}, 'record ' + rid)));
