@@ -64,6 +64,16 @@ if [ -x "$import_bench" ]; then
   "$import_bench" "${import_args[@]}" >&2 || suite_status=$?
 fi
 
+# `timef view` range API (issue 36): overview and 10-second window of a 21.6 M-step signal
+# against decoding it whole (bench/view; --quick: 2.16 M steps).
+view_bench="$build/bench-suite/timef_view_bench"
+if [ -x "$view_bench" ]; then
+  view_args=(--out "$out")
+  [ "${QUICK:-0}" = 1 ] && view_args+=(--quick)
+  echo "== timef_view_bench ${view_args[*]}" >&2
+  "$view_bench" "${view_args[@]}" >&2 || suite_status=$?
+fi
+
 if [ "${QUICK:-0}" = 1 ]; then
   exit "$suite_status"
 fi

@@ -15,6 +15,7 @@
 #include "timef/reader.h"
 #include "timef/registry.h"
 #include "timef/units.h"
+#include "timef/value_pages.h"
 #include "timef/version.h"
 #include "timef/vocabulary.h"
 #include "timef/writer.h"

@@ -16,4 +16,5 @@ PYBIND11_MODULE(_timef, m) {
   tp::BindReader(m);
   tp::BindWriter(m);
   tp::BindImporters(m);
+  tp::BindView(m);
 }

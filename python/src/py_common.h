@@ -105,6 +105,7 @@ void BindTables(py::module_& m);
 void BindWriter(py::module_& m);
 void BindRegistry(py::module_& m);
 void BindImporters(py::module_& m);
+void BindView(py::module_& m);  // view_py.cc: timef.view()
 
 // The card of timef.write(card=...) and timef.import_files(card=...): the card's fields as a
 // dict, unknown keys refused (writer_py.cc).

@@ -31,6 +31,7 @@ from ._reader import Registry, TimeFReader, open, read_value, read_values  # noq
 from ._timef import DatasetRef, ParentAlias  # noqa: F401
 from . import importers  # noqa: F401
 from .importers import import_files  # noqa: F401
+from ._view import ViewServer, view  # noqa: F401
 
 __version__ = _timef.__version__
 

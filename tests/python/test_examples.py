@@ -79,3 +79,10 @@ def test_import_on_dask(tmp_path):
     assert printed[3] == "record 1 from subject1.csv: Pulse bpm, 250 values, 5 null"
     with timef.TimeFReader.open(printed[0]) as r:
         r.verify()
+
+
+def test_view_release(hello):
+    printed = run("view_release.py", hello).splitlines()
+    assert printed[0].startswith("http://127.0.0.1:") and printed[0].endswith("/")
+    assert printed[1] == "timef/hello-world@1.0.0: TimeF hello world"
+    assert printed[2].startswith("signal ") and " buckets of " in printed[2]

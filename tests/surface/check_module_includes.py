@@ -28,6 +28,7 @@ PUBLIC_OWNERS = {
     "timef/registry.h": "registry",
     "timef/timef.h": None,
     "timef/units.h": "core",
+    "timef/value_pages.h": "reader",
     "timef/version.h": "core",
     "timef/vocabulary.h": "core",
     "timef/writer.h": "writer",

@@ -36,5 +36,6 @@ void RegisterRegistryCommands(CLI::App& app, Action& action);  // timef ls|gc
 void RegisterComposeCommands(CLI::App& app, Action& action);   // timef edit|derive
 void RegisterLegacyCommands(CLI::App& app, Action& action);    // timef upgrade
 void RegisterImportCommands(CLI::App& app, Action& action);    // timef import
+void RegisterViewCommands(CLI::App& app, Action& action);      // timef view
 
 }  // namespace timef::cli

@@ -48,6 +48,7 @@ int Run(int argc, char** argv) {
   RegisterComposeCommands(app, action);
   RegisterLegacyCommands(app, action);
   RegisterImportCommands(app, action);
+  RegisterViewCommands(app, action);
   RegisterParquetCommands(app, action);
   RegisterManifestCommands(app, action);
 
