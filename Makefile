@@ -25,8 +25,10 @@ test: build
 	cd $(BUILD) && ctest -j $(JOBS) $(CTEST_FLAGS)
 
 # Every test again in an AddressSanitizer + UndefinedBehaviorSanitizer build (-O1, asserts on,
-# leak checking on), except the `big` label: the 2^31-sample write asserts its peak RSS, which
-# ASan's shadow memory and allocator quarantine change; it runs in `make test`. CI (.ci/run) runs
+# leak checking on), except two labels. `big`: the 2^31-sample write asserts its peak RSS, which
+# ASan's shadow memory and allocator quarantine change; it runs in `make test`. `asan-skip`:
+# checks in which no timef code runs (Python over the sources' text or over JSON files another
+# test wrote), so a sanitizer has nothing to add; each says why where it is registered. CI (.ci/run) runs
 # it after `make test`: 50 min on 2 cores on 2026-12-06 (ASan build 23 min with a cold cache on a
 # loaded machine, ctest 27, of which bad_input_test alone took 20 in one process before it was
 # cut into 3 shards; docs/architecture.md, "Tests and CI time"). `make fuzz` is separate.
@@ -34,12 +36,15 @@ test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTIMEF_SANITIZE=ON -DTIMEF_BUILD_BENCH=OFF $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		ctest -j $(JOBS) -LE big $(CTEST_FLAGS)
+		ctest -j $(JOBS) -LE '^(big|asan-skip)$$' $(CTEST_FLAGS)
 
 demo: build
 	scripts/demo.sh $(BUILD)
 
+# The bench programs no test runs are not part of `make build` (bench/CMakeLists.txt): built here.
 bench: build
+	@if grep -q '^TIMEF_BUILD_BENCH:BOOL=ON' $(BUILD)/CMakeCache.txt; then \
+		cmake --build $(BUILD) -j $(JOBS) --target timef_benches; fi
 	QUICK=$(QUICK) scripts/bench.sh $(BUILD)
 
 fuzz: deps
