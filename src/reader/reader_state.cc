@@ -68,6 +68,13 @@ ReaderState::ReaderState(fs::path release_dir, manifest::Manifest manifest, Read
 }
 
 catalog::CatalogLease ReaderState::Lease() {
+  if (catalog_file_ && (!catalog_ || !catalog_->is_open())) {
+    // A remote release: the verified local copy, fetched again if it was removed.
+    fs::path file = catalog_file_();
+    if (!catalog_) {
+      catalog_ = std::make_unique<catalog::CatalogReader>(std::move(file), IdentityOf(manifest_));
+    }
+  }
   if (!catalog_) {
     catalog_ = std::make_unique<catalog::CatalogReader>(release_dir_ / manifest_.files.control.path,
                                                         IdentityOf(manifest_));

@@ -58,6 +58,15 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
               std::shared_ptr<const parquet::FileOpener> transport = nullptr);
 
   const std::filesystem::path& release_dir() const { return release_dir_; }
+  // A remote release (docs/remote.md): release_dir() is its URL, and its catalog is the local copy
+  // `catalog_file` returns (fetched and verified into the cache; called before each (re)open, so a
+  // removed copy is fetched again).
+  bool remote() const { return static_cast<bool>(catalog_file_); }
+  void set_catalog_file(std::function<std::filesystem::path()> catalog_file) {
+    catalog_file_ = std::move(catalog_file);
+  }
+  // The sha256 of a file of this release or a payload source, read through FileSources.
+  std::string Checksum(const std::filesystem::path& file) const { return files_->Checksum(file); }
   // A legacy directory opened through its native form (docs/format.md §15.1): the directory the
   // caller opened, the legacy manifest's parts (what Verify hashes) and the owner of the scratch
   // directory holding the native form (release_dir()).
@@ -173,6 +182,7 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   std::map<std::string, std::string> own_payloads_;      // path → checksum
   std::map<std::string, manifest::FilePart> own_parts_;  // path → FilePart (values and payloads)
   ResolvedSources sources_;
+  std::function<std::filesystem::path()> catalog_file_;
   std::unique_ptr<catalog::CatalogReader> catalog_;
   std::shared_ptr<catalog::CatalogRowCache> row_cache_;
   // ResolveChunkFile's results: [has row index][payload_source][value_path] (found without
