@@ -234,8 +234,8 @@ void RegisterDatasetCommands(CLI::App& app, Action& action) {
   // Registered by task: CLI11 lists the groups of `timef --help` in the order they first appear.
   auto release = std::make_shared<std::string>();
   const char* kReleaseHelp =
-      "A committed release directory (<root>/<org>/<name>/<version>), or a ref "
-      "org/name[@x.y.z] resolved in --root";
+      "A committed release directory (<root>/<org>/<name>/<version>), an http(s):// URL of one "
+      "(docs/remote.md), or a ref org/name[@x.y.z] resolved in --root";
   CLI::App* info = app.add_subcommand(
       "info", "Summarize a release: card, counts, task types, specs, files, encodings");
   info->group(kGroupInspect);
