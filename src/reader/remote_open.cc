@@ -7,6 +7,7 @@
 
 #include "reader/payload_sources.h"
 #include "reader/reader_state.h"
+#include "reader/remote_release.h"
 #include "remote/http_file.h"
 #include "remote/object_cache.h"
 #include "remote/url.h"
@@ -24,7 +25,16 @@ constexpr std::uint64_t kMaxManifestBytes = std::uint64_t{256} << 20;
 
 }  // namespace
 
-Reader Reader::OpenRemote(const std::string& text, const ReaderOptions& options) {
+manifest::Manifest FetchManifest(remote::HttpClient& client, const std::string& manifest_url,
+                                 std::string* bytes) {
+  const std::vector<std::byte> body = client.Fetch(manifest_url, kMaxManifestBytes);
+  const std::string_view text(reinterpret_cast<const char*>(body.data()), body.size());
+  manifest::Manifest m = manifest::ParseManifest(text, remote::RedactedUrl(manifest_url));
+  if (bytes != nullptr) bytes->assign(text);
+  return m;
+}
+
+RemoteManifest FetchReleaseManifest(remote::HttpClient& client, std::string_view text) {
   remote::Url url = remote::Url::Parse(text);
   if (!url.userinfo.empty() || !url.query.empty()) {
     throw ValidationError({.object = "URL", .where = url.Redacted()},
@@ -32,15 +42,19 @@ Reader Reader::OpenRemote(const std::string& text, const ReaderOptions& options)
                           "goes in $TIMEF_HTTP_TOKEN, docs/remote.md)");
   }
   while (url.path.size() > 1 && url.path.ends_with('/')) url.path.pop_back();
-  const fs::path base(url.Full());
+  RemoteManifest out{.url = url, .bytes = {}, .manifest = {}};
+  out.manifest = FetchManifest(client, url.Join(manifest::kManifestFileName).Full(), &out.bytes);
+  return out;
+}
+
+Reader Reader::OpenRemote(const std::string& text, const ReaderOptions& options) {
   auto client = std::make_shared<remote::HttpClient>();
+  RemoteManifest fetched = FetchReleaseManifest(*client, text);
+  const fs::path base(fetched.url.Full());
   const ManifestFetch fetch = [client](const fs::path& manifest_url) {
-    const std::vector<std::byte> bytes = client->Fetch(manifest_url.string(), kMaxManifestBytes);
-    return manifest::ParseManifest(
-        std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
-        remote::RedactedUrl(manifest_url.string()));
+    return FetchManifest(*client, manifest_url.string());
   };
-  manifest::Manifest m = fetch(base / manifest::kManifestFileName);
+  manifest::Manifest m = std::move(fetched.manifest);
   ResolvedSources sources = ResolvePayloadSources(base, m, options.sources_root, fetch);
   // Every size the readers may need: the own files and each source's pins, by the name
   // ReaderState resolves them to.

@@ -100,3 +100,15 @@ def test_cli_read_commands_take_urls(served, hello, cache_dir):
         local = cli(*command[:1], hello, *command[1:], env=env)
         assert remote.replace(url, hello) == local, command
     cli("verify", url, env=env)
+
+
+def test_pull_downloads_a_verified_copy(served, hello, tmp_path):
+    base, _ = served
+    url = f"{base}/timef/hello-world/1.0.0"
+    result = timef.pull(url, tmp_path / "copy", threads=2)
+    assert result["files_downloaded"] > 0 and result["files_kept"] == 0
+    with timef.open(tmp_path / "copy") as copy, timef.open(hello) as local:
+        copy.verify()
+        assert copy.record_ids() == local.record_ids()
+    cli("pull", url, str(tmp_path / "cli-copy"))
+    cli("verify", str(tmp_path / "cli-copy"))

@@ -1,6 +1,8 @@
 // Remote releases over HTTP (docs/remote.md), against an in-process server with fault injection
 // (fault_server.h) on 127.0.0.1: the transport's checks and retries, and a release read through a
 // URL equal to the same release read locally.
+#include "timef/remote.h"
+
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -13,6 +15,7 @@
 #include "remote/url.h"
 #include "timef/error.h"
 #include "timef/reader.h"
+#include "timef/writer.h"
 
 namespace timef {
 namespace {
@@ -383,6 +386,81 @@ TEST_F(RemoteReleaseTest, AMissingReleaseAndBadUrlsAreTypedErrors) {
   EXPECT_THROW(Reader::Open(server_->url() + "/no/such/1.0.0"), MissingFileError);
   EXPECT_THROW(Reader::Open(Url() + "?token=x"), ValidationError);
   EXPECT_THROW(Reader::Open("http://user:pw@127.0.0.1:1/x"), ValidationError);
+}
+
+TEST_F(RemoteReleaseTest, PullDownloadsAVerifiedCopyAndResumesAfterAFailure) {
+  const std::string shard = written_->result.manifest.files.time_series.front().path;
+  const std::string last = written_->result.manifest.files.time_series.back().path;
+  TempDir out;
+  const fs::path dir = out.path() / "copy";
+  fs::path part = dir;
+  part += ".part";
+  // A corrupted file: an error, no release, and the verified files kept for the next pull.
+  server_->Set(Relative(last), Faults{.corrupt = true});
+  EXPECT_THROW(PullRelease(Url(), dir, PullOptions{.threads = 1}), FormatError);
+  EXPECT_FALSE(fs::exists(dir));
+  ASSERT_TRUE(fs::exists(part));
+  EXPECT_FALSE(fs::exists(part / last));
+  EXPECT_FALSE(fs::exists(part / "manifest.json"));
+  // The server is repaired (and drops one connection): the pull resumes and completes.
+  server_->Set(Relative(last), Faults{});
+  server_->Set(Relative(shard), Faults{.drop_mid_body = 1});
+  const PullResult result = PullRelease(Url(), dir, PullOptions{.threads = 3});
+  EXPECT_GT(result.files_kept, 0);
+  EXPECT_GT(result.files_downloaded, 0);
+  EXPECT_FALSE(fs::exists(part));
+  Reader copy = Reader::Open(dir);
+  copy.Verify();
+  Reader local = Reader::Open(Dir());
+  EXPECT_EQ(copy.RecordIds(), local.RecordIds());
+  for (const std::string& file : testing::ListFiles(dir)) {
+    EXPECT_FALSE(file.ends_with(".part")) << file;
+  }
+  EXPECT_EQ(testing::ListFiles(dir), testing::ListFiles(Dir()));
+  // A second pull into an existing directory is refused.
+  EXPECT_THROW(PullRelease(Url(), dir), ValidationError);
+}
+
+// A child whose values, offsets and text live in its parent (payload sources) reads them from the
+// same remote root.
+TEST(RemotePayloadSourcesTest, AChildReadsItsParentsFilesFromTheSameRemoteRoot) {
+  TempDir root;
+  TempDir cache;
+  ::setenv("TIMEF_CACHE_DIR", cache.path().c_str(), 1);
+  testing::Fixture f = testing::MakeFixture();
+  WriteOptions options;
+  options.compression_level = 1;
+  WriteRelease(*f.dataset, testing::FixtureCard(), root.path(), options);
+  {
+    Reader parent = Reader::Open(root.path() / "test/fixture/1.0.0");
+    std::unique_ptr<model::Dataset> read = parent.Read();
+    model::Dataset child("test/reuse", "1.0.0");
+    for (const auto& record : read->records()) child.AddRecord(record);
+    for (const auto& task : read->tasks()) child.AddTask(task);
+    for (const auto& a : read->registered_annotations()) child.RegisterAnnotation(a);
+    WriteRelease(child, testing::FixtureCard(), root.path(), options);
+  }
+  FaultServer server(root.path());
+  Reader local = Reader::Open(root.path() / "test/reuse/1.0.0");
+  ASSERT_FALSE(local.manifest().payload_sources.empty());
+  Reader remote = Reader::Open(server.url() + "/test/reuse/1.0.0");
+  const auto local_data = local.Read(LoadPlan::AllEager());
+  const auto remote_data = remote.Read(LoadPlan::AllEager());
+  ASSERT_EQ(remote_data->records().size(), local_data->records().size());
+  for (std::size_t r = 0; r < local_data->records().size(); ++r) {
+    const auto a = local_data->records()[r]->Signals();
+    const auto b = remote_data->records()[r]->Signals();
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t s = 0; s < a.size(); ++s) {
+      EXPECT_EQ(*b[s]->LoadValues(), *a[s]->LoadValues()) << a[s]->Describe();
+    }
+  }
+  // The values came from the parent's files on the server.
+  const auto& pins = local.manifest().payload_sources.at("test/fixture@1.0.0");
+  int parent_requests = 0;
+  for (const auto& pin : pins) parent_requests += server.requests("test/fixture/1.0.0/" + pin.path);
+  EXPECT_GT(parent_requests, 0);
+  remote.Verify();  // the child's files and the parent's pinned files, hashed over HTTP
 }
 
 }  // namespace

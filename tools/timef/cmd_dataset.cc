@@ -17,6 +17,7 @@
 #include "options.h"
 #include "progress.h"
 #include "release_dir.h"
+#include "remote/url.h"
 #include "table.h"
 #include "timef/demo.h"
 #include "timef/legacy.h"
@@ -98,6 +99,12 @@ int RunDemo(const std::string& registry) {
   return kExitOk;
 }
 
+// A legacy directory read through its native form; a remote release is never one (Reader::Open
+// reads only native manifests by URL, docs/remote.md).
+bool IsLegacyReader(const Reader& reader) {
+  return !remote::IsUrl(reader.path().string()) && IsLegacyRelease(reader.path());
+}
+
 int RunInfo(const std::string& path) {
   Reader reader = OpenRelease(path);
   const manifest::Manifest& m = reader.manifest();
@@ -105,7 +112,7 @@ int RunInfo(const std::string& path) {
   fmt::print("dataset      {}\n", Shown(m.Ref()));
   fmt::print("name         {}\n", Shown(card.name));
   fmt::print("license      {}\n", ToString(card.license));
-  const bool legacy = IsLegacyRelease(reader.path());
+  const bool legacy = IsLegacyReader(reader);
   if (legacy) fmt::print("layout       legacy (read with the IDs of its upgrade)\n");
   if (const auto& upgraded = m.build_env.upgraded_from) {
     fmt::print("upgraded_from legacy format {}, manifest {}\n", upgraded->timef_format_version,
@@ -205,7 +212,7 @@ int RunVerify(const std::string& path) {
     reader.Verify();
   }
   bar.Finish();
-  if (IsLegacyRelease(reader.path())) {
+  if (IsLegacyReader(reader)) {
     // docs/format.md §15: the legacy manifest's own parts were hashed.
     const std::vector<manifest::FilePart> legacy = LegacyFiles(reader.path());
     fmt::print("ok: legacy release, {} files, {} bytes verified\n", legacy.size(),
