@@ -112,3 +112,24 @@ def test_pull_downloads_a_verified_copy(served, hello, tmp_path):
         assert copy.record_ids() == local.record_ids()
     cli("pull", url, str(tmp_path / "cli-copy"))
     cli("verify", str(tmp_path / "cli-copy"))
+
+
+@pytest.mark.parametrize("context", ["fork", "spawn"])
+def test_torch_dataset_reads_a_url_in_each_worker(served, hello, cache_dir, context):
+    import multiprocessing
+
+    import numpy as np
+    from torch.utils.data import DataLoader
+    from timef.torch import SignalDataset
+
+    base, _ = served
+    url = f"{base}/timef/hello-world/1.0.0"
+    local = {item["signal_id"]: item for item in SignalDataset(hello)}
+    loader = DataLoader(SignalDataset(url), batch_size=None, num_workers=2,
+                        multiprocessing_context=multiprocessing.get_context(context))
+    seen = []
+    for item in loader:
+        want = local[item["signal_id"]]
+        np.testing.assert_array_equal(item["values"].numpy(), want["values"].numpy())
+        seen.append(item["signal_id"])
+    assert sorted(seen) == sorted(local)
