@@ -15,6 +15,8 @@ pkg_check_modules(DEFLATE REQUIRED IMPORTED_TARGET libdeflate)
 # shard indexes.
 pkg_check_modules(BLOSC REQUIRED IMPORTED_TARGET blosc)
 pkg_check_modules(ISAL REQUIRED IMPORTED_TARGET libisal)
+# Remote releases over HTTP(S) (docs/remote.md).
+find_package(CURL REQUIRED)
 
 set(TIMEF_DUCKDB_VERSION 1.4.4)
 set(TIMEF_DUCKDB_DIR "${CMAKE_SOURCE_DIR}/third_party/duckdb" CACHE PATH "DuckDB header + library")
@@ -35,5 +37,5 @@ set(CMAKE_BUILD_RPATH "${TIMEF_DUCKDB_DIR}/lib")
 set(TIMEF_PUBLIC_DEP_TARGETS nlohmann_json::nlohmann_json)
 set(TIMEF_PRIVATE_DEP_TARGETS
   DuckDB::duckdb OpenSSL::Crypto fmt::fmt
-  PkgConfig::ZSTD PkgConfig::SNAPPY PkgConfig::LZ4 PkgConfig::DEFLATE PkgConfig::BLOSC PkgConfig::ISAL ZLIB::ZLIB Threads::Threads)
+  PkgConfig::ZSTD PkgConfig::SNAPPY PkgConfig::LZ4 PkgConfig::DEFLATE PkgConfig::BLOSC PkgConfig::ISAL ZLIB::ZLIB CURL::libcurl Threads::Threads)
 set(TIMEF_DEP_TARGETS ${TIMEF_PUBLIC_DEP_TARGETS} ${TIMEF_PRIVATE_DEP_TARGETS})

@@ -22,7 +22,7 @@ packages=(
   libsnappy-dev zlib1g-dev liblz4-dev libdeflate-dev libblosc-dev libisal-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libedf-dev
-  libcpp-httplib-dev chromium-headless-shell
+  libcurl4-openssl-dev libcpp-httplib-dev nginx-light chromium-headless-shell
   python3 python3-jsonschema python3-numpy python3-scipy
   python3-dev python3-pybind11 python3-pytest python3-torch python3-pandas
   python3-pip python3-setuptools python3-wheel python3-build python3-venv

@@ -1,7 +1,8 @@
 // Reads a release: its card and counts, every record with its signals, a window of one signal,
 // one task with its targets, and the task table.
 //
-//   read RELEASE_DIR     (e.g. the directory write_ecg prints)
+//   read RELEASE_DIR     (e.g. the directory write_ecg prints, or the http(s):// URL of a release;
+//                         docs/remote.md)
 #include <timef/reader.h>
 
 #include <algorithm>
@@ -34,7 +35,7 @@ void PrintTarget(const timef::model::TaskTarget& target) {
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    std::cerr << "usage: read RELEASE_DIR\n";
+    std::cerr << "usage: read RELEASE_DIR|URL\n";
     return 2;
   }
   using namespace timef;

@@ -287,6 +287,14 @@ class Reader {
   // when it is needed and cannot be determined), its manifest read, each pin identical to the
   // source's FilePart (FormatError "pin differs") and each pinned file present with its size
   // (FileError naming it). Hashes nothing, opens no catalog, reads no values.
+  //
+  // `release_dir` may be an http:// or https:// URL of a release (docs/remote.md): its manifest
+  // is fetched and checked the same way, payload sources resolve against the same remote root
+  // (or options.sources_root), and no other file is looked for; each file's size comes from the
+  // manifest and is checked when it is read. The catalog is fetched on the first request into the
+  // cache directory ($TIMEF_CACHE_DIR, else $XDG_CACHE_HOME/timef, else ~/.cache/timef) and its
+  // sha256 checked before DuckDB opens it. ValidationError for a URL with credentials or a query
+  // string; the transport's errors (FileError, MissingFileError) name the URL.
   static Reader Open(const std::filesystem::path& release_dir, const ReaderOptions& options = {});
 
   Reader(Reader&&) noexcept;
@@ -418,6 +426,7 @@ class Reader {
 
  private:
   explicit Reader(std::shared_ptr<ReaderState> state);
+  static Reader OpenRemote(const std::string& url, const ReaderOptions& options);
   // The child-local ID of the object imported from `parent` as `parent_id`; `import_kind` is the
   // import_refs kind ("Record", "Signal", "Task"), `kind` its name in messages.
   std::int64_t LocalIdOf(const ParentRef& parent, std::string_view import_kind,

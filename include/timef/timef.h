@@ -14,6 +14,7 @@
 #include "timef/model.h"
 #include "timef/reader.h"
 #include "timef/registry.h"
+#include "timef/remote.h"
 #include "timef/units.h"
 #include "timef/value_pages.h"
 #include "timef/version.h"

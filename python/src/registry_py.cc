@@ -4,6 +4,7 @@
 // string could be either, so it is refused).
 #include "py_common.h"
 #include "timef/registry.h"
+#include "timef/remote.h"
 
 namespace timef::python {
 
@@ -85,6 +86,24 @@ void BindRegistry(py::module_& m) {
       py::arg("dry_run") = false,
       "Removes staging directories (`<version>.tmp-*`) untouched for older_than_s seconds; "
       "returns what it removed (or, with dry_run, would remove). Never automatic.");
+
+  m.def(
+      "pull",
+      [](const std::string& url, const std::string& dir, int threads) {
+        PullResult result;
+        {
+          py::gil_scoped_release release;
+          result = PullRelease(url, dir, PullOptions{.threads = threads});
+        }
+        return py::dict(py::arg("release_dir") = result.release_dir.string(),
+                        py::arg("files_downloaded") = result.files_downloaded,
+                        py::arg("files_kept") = result.files_kept,
+                        py::arg("bytes_downloaded") = result.bytes_downloaded);
+      },
+      py::arg("url"), py::arg("dir"), py::kw_only(), py::arg("threads") = PullOptions{}.threads,
+      "Downloads the release at an http(s) URL into the new directory `dir`, each file checked "
+      "against the manifest's size and sha256; `dir` appears complete or not at all, and an "
+      "interrupted pull resumes from `dir`.part (docs/remote.md).");
 }
 
 }  // namespace timef::python

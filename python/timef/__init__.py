@@ -40,6 +40,15 @@ _OPTION_NAMES = ("chunk_max_bytes", "row_group_target_bytes", "shard_target_byte
                  "text_pack_threshold_bytes", "audit", "values_backend", "zarr_compression_level")
 
 
+def pull(url, dir, *, threads=4):  # noqa: A002 (the CLI's name)
+    """Downloads the release at an http(s) URL into the new directory ``dir`` (docs/remote.md):
+    ``threads`` files at a time, each checked against the manifest's size and sha256; ``dir``
+    appears complete or not at all, and an interrupted pull resumes from ``dir``.part. Returns a
+    dict: release_dir, files_downloaded, files_kept, bytes_downloaded."""
+    import os
+    return _timef.pull(str(url), os.fspath(dir), threads=int(threads))
+
+
 def gc(root, *, older_than_s=24 * 3600, dry_run=False):
     """Removes the stale staging directories (``<version>.tmp-*``) of a registry root that nothing
     touched for ``older_than_s`` seconds; returns what it removed (with ``dry_run``: would remove).

@@ -113,6 +113,10 @@ class TimeFReader:
         size, then each payload source (found below ``sources_root``, by default the registry
         root holding the release) and its pinned files. Hashes nothing, opens no catalog.
 
+        ``version_dir`` may be an ``http://`` or ``https://`` URL of a release (docs/remote.md):
+        files are read by byte ranges with the sizes the manifest records, and the catalog is
+        fetched once into ``$TIMEF_CACHE_DIR`` (default ``~/.cache/timef``) and verified.
+
         ``catalog_cache_bytes`` bounds the catalog rows that lookups of records and signals by ID
         (``get``, ``get_many``) keep in memory after the first one, so later lookups run no SQL
         (default 128 MiB; 0 keeps none).
@@ -362,11 +366,11 @@ class Registry:
 
 
 def open(dir_or_ref, *, root=None):  # noqa: A001 (the seed's name)
-    """Opens a release directory, or a registry ref ``org/name[@x.y.z]`` found below ``root``
-    (default ``$TIMEF_ROOT``)."""
+    """Opens a release directory, an ``http://`` or ``https://`` URL of a release (docs/remote.md),
+    or a registry ref ``org/name[@x.y.z]`` found below ``root`` (default ``$TIMEF_ROOT``)."""
     import os
     path = os.fspath(dir_or_ref)
-    if os.path.isdir(path):
+    if path.lower().startswith(("http://", "https://")) or os.path.isdir(path):
         return TimeFReader.open(path)
     if root is None:
         root = os.environ.get("TIMEF_ROOT")

@@ -175,6 +175,21 @@ std::unique_ptr<RandomAccessFile> OpenMmapFile(const std::filesystem::path& path
   return std::make_unique<MmapFile>(path, fd, data, size);
 }
 
+namespace {
+class LocalOpener final : public FileOpener {
+ public:
+  std::shared_ptr<RandomAccessFile> Open(const std::filesystem::path& file) const override {
+    return OpenMmapFile(file);
+  }
+};
+}  // namespace
+
+std::shared_ptr<const FileOpener> LocalFileOpener() {
+  // Stateless, so one shared instance is no mutable global state.
+  static const std::shared_ptr<const FileOpener> opener = std::make_shared<const LocalOpener>();
+  return opener;
+}
+
 // ---- MemoryFile ----
 
 MemoryFile::MemoryFile(std::vector<std::byte> bytes, std::filesystem::path name)

@@ -1,6 +1,11 @@
 // The engine's I/O: a random-access input interface (pread, mmap and in-memory implementations,
-// plus a counting wrapper for tests that assert which bytes a read touched) and a sequential
-// output stream (a buffered file writer and an in-memory sink).
+// plus a counting wrapper for tests that assert which bytes a read touched), the opener through
+// which readers turn a file name into one, and a sequential output stream (a buffered file writer
+// and an in-memory sink).
+//
+// RandomAccessFile is timef's one byte-range source: the Parquet engine, the payload reader and the
+// Zarr reader read every file through it, whether it is a local file (pread, mmap) or a remote
+// object (src/remote/, an HTTP(S) range source), so a remote read takes the local code path.
 //
 // Errors name the path and the byte offset: a range outside the file is a timef::FormatError (the
 // file's own metadata pointed there); an operating-system failure is a timef::FileError carrying
@@ -63,6 +68,19 @@ std::unique_ptr<RandomAccessFile> OpenPreadFile(const std::filesystem::path& pat
 // §7.9): a release truncated under an open reader is an error, not a crash. A truncation while a
 // view is being decoded (after the check) is not caught; the files timef reads are immutable.
 std::unique_ptr<RandomAccessFile> OpenMmapFile(const std::filesystem::path& path);
+
+// How a reader turns the name of a file into a RandomAccessFile: the ChunkReader, PayloadReader and
+// ZarrReader open every file through one. Implementations are thread-safe (Open may be called from
+// any thread); the file returned is shared by whoever opened it and may outlive the opener.
+// Errors: FileError (MissingFileError for a file that does not exist) naming the file.
+class FileOpener {
+ public:
+  virtual ~FileOpener() = default;
+  virtual std::shared_ptr<RandomAccessFile> Open(const std::filesystem::path& file) const = 0;
+};
+
+// Opens local files memory-mapped (OpenMmapFile): what a reader of a local release uses.
+std::shared_ptr<const FileOpener> LocalFileOpener();
 
 // Bytes held in memory.
 class MemoryFile : public RandomAccessFile {

@@ -105,7 +105,8 @@ struct PayloadReader::OpenFile {
   parquet::ColumnData list;
 };
 
-PayloadReader::PayloadReader() = default;
+PayloadReader::PayloadReader(std::shared_ptr<const parquet::FileOpener> opener)
+    : opener_(opener ? std::move(opener) : parquet::LocalFileOpener()) {}
 PayloadReader::~PayloadReader() = default;
 
 // `name` is not needed: the engine's messages name the path actually opened.
@@ -113,7 +114,7 @@ PayloadReader::OpenFile& PayloadReader::File(const std::filesystem::path& file,
                                              [[maybe_unused]] const std::string& name) {
   auto it = files_.find(file);
   if (it != files_.end()) return *it->second;
-  auto opened = std::make_unique<OpenFile>(parquet::FileReader::OpenFile(file));
+  auto opened = std::make_unique<OpenFile>(parquet::FileReader::Open(opener_->Open(file), file));
   ++closed_stats_.files_opened;
   return *files_.emplace(file, std::move(opened)).first->second;
 }

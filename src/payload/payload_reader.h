@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "parquet/file_io.h"
 #include "parquet/reader_column.h"
 
 namespace timef::payload {
@@ -43,7 +44,8 @@ struct PayloadReaderStats {
 
 class PayloadReader {
  public:
-  PayloadReader();
+  // Opens payload files through `opener` (null: local files, memory-mapped).
+  explicit PayloadReader(std::shared_ptr<const parquet::FileOpener> opener = nullptr);
   ~PayloadReader();
   PayloadReader(const PayloadReader&) = delete;
   PayloadReader& operator=(const PayloadReader&) = delete;
@@ -58,6 +60,7 @@ class PayloadReader {
  private:
   struct OpenFile;
   OpenFile& File(const std::filesystem::path& file, const std::string& name);
+  std::shared_ptr<const parquet::FileOpener> opener_;
   std::map<std::filesystem::path, std::unique_ptr<OpenFile>> files_;
   PayloadReaderStats closed_stats_;
 };

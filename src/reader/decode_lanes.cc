@@ -85,10 +85,11 @@ class DecodeLanes::Workers {
 };
 
 DecodeLanes::DecodeLanes(int count, std::size_t dictionary_cache_bytes,
-                         std::shared_ptr<parquet::DecodeBudget> budget) {
+                         std::shared_ptr<parquet::DecodeBudget> budget,
+                         std::shared_ptr<const parquet::FileOpener> opener) {
   auto cache = std::make_shared<parquet::DictionaryCache>(dictionary_cache_bytes);
   for (int i = 0; i < std::max(1, count); ++i) {
-    lanes_.push_back(std::make_unique<Lane>(cache, budget));
+    lanes_.push_back(std::make_unique<Lane>(cache, budget, opener));
   }
 }
 

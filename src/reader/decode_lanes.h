@@ -68,9 +68,11 @@ class DecodeJob {
 class DecodeLanes {
  public:
   // `count` ≥ 1 lanes over one dictionary cache of `dictionary_cache_bytes`.
-  // The lanes share one dictionary cache and `budget` (null: none).
+  // The lanes share one dictionary cache, `budget` (null: none) and `opener` (null: local files),
+  // through which they open shards.
   DecodeLanes(int count, std::size_t dictionary_cache_bytes,
-              std::shared_ptr<parquet::DecodeBudget> budget = nullptr);
+              std::shared_ptr<parquet::DecodeBudget> budget = nullptr,
+              std::shared_ptr<const parquet::FileOpener> opener = nullptr);
   // Stops and joins the workers (first waiting for the runs queued on them).
   ~DecodeLanes();
   DecodeLanes(const DecodeLanes&) = delete;
@@ -108,8 +110,9 @@ class DecodeLanes {
   friend class DecodeJob;
   struct Lane {
     Lane(std::shared_ptr<parquet::DictionaryCache> cache,
-         std::shared_ptr<parquet::DecodeBudget> budget)
-        : chunks(std::move(cache), std::move(budget)) {}
+         std::shared_ptr<parquet::DecodeBudget> budget,
+         std::shared_ptr<const parquet::FileOpener> opener)
+        : chunks(std::move(cache), std::move(budget), std::move(opener)) {}
     std::mutex mutex;
     values::ChunkReader chunks;
   };

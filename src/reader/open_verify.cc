@@ -11,6 +11,7 @@
 #include "manifest/release_directory.h"
 #include "reader/payload_sources.h"
 #include "reader/reader_state.h"
+#include "remote/url.h"
 #include "timef/error.h"
 #include "timef/legacy.h"
 #include "timef/reader.h"
@@ -68,6 +69,7 @@ void CheckOnlyListedFiles(const fs::path& release_dir, const manifest::Manifest&
 }  // namespace
 
 Reader Reader::Open(const fs::path& release_dir, const ReaderOptions& options) {
+  if (remote::IsUrl(release_dir.string())) return OpenRemote(release_dir.string(), options);
   // A dataset directory or registry root given instead is named for what it is (before the
   // legacy probe, which reads manifest.json).
   manifest::CheckReleaseDirectory(release_dir);
@@ -107,8 +109,9 @@ void Reader::Verify(const VerifyProgress& progress) const {
       files.emplace_back(legacy->dir / part.path, &part);
     }
   } else {
-    // Files that appeared since Open() are reported too (§3.1, §11.3).
-    CheckOnlyListedFiles(state_->release_dir(), state_->manifest());
+    // Files that appeared since Open() are reported too (§3.1, §11.3); a remote release cannot be
+    // listed.
+    if (!state_->remote()) CheckOnlyListedFiles(state_->release_dir(), state_->manifest());
     for (const manifest::FilePart* part : OwnFiles(state_->manifest())) {
       files.emplace_back(state_->release_dir() / part->path, part);
     }
@@ -122,6 +125,17 @@ void Reader::Verify(const VerifyProgress& progress) const {
   std::int64_t done = 0;
   if (progress) progress(0, total);
   for (const auto& [file, part] : files) {
+    if (state_->remote()) {
+      // Through the release's transport: every response checked against the manifest's size.
+      const std::string checksum = state_->Checksum(file);
+      if (checksum != part->checksum) {
+        throw FileError({.file = file, .where = "checksum"},
+                        "expected " + part->checksum + ", found " + checksum);
+      }
+      done += part->size;
+      if (progress) progress(done, total);
+      continue;
+    }
     const std::int64_t size = SizeOrThrow(file);
     if (size != part->size) {
       throw FileError({.file = file, .where = "size"}, "expected " + std::to_string(part->size) +

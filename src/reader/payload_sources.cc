@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "core/release_files.h"
+#include "remote/url.h"
 #include "timef/error.h"
 #include "timef/ids.h"
 
@@ -28,6 +29,14 @@ const manifest::FilePart* Find(const std::vector<manifest::FilePart>& list,
 }  // namespace
 
 std::optional<fs::path> RegistryRootOf(const fs::path& release_dir, const manifest::Manifest& m) {
+  if (remote::IsUrl(release_dir.string())) {
+    // A URL: its path's last three segments (fs::path would fold the scheme's "//").
+    std::string url = release_dir.string();
+    while (url.ends_with('/')) url.pop_back();
+    const std::string suffix = "/" + m.dataset_id + "/" + m.metadata.dataset_version;
+    if (!url.ends_with(suffix)) return std::nullopt;
+    return fs::path(url.substr(0, url.size() - suffix.size()));
+  }
   fs::path dir = fs::absolute(release_dir).lexically_normal();
   if (!dir.has_filename()) dir = dir.parent_path();  // a trailing '/'
   const fs::path version = dir.filename();
@@ -41,7 +50,8 @@ std::optional<fs::path> RegistryRootOf(const fs::path& release_dir, const manife
 }
 
 ResolvedSources ResolvePayloadSources(const fs::path& release_dir, const manifest::Manifest& m,
-                                      const std::optional<fs::path>& sources_root) {
+                                      const std::optional<fs::path>& sources_root,
+                                      const ManifestFetch& fetch) {
   ResolvedSources out;
   if (m.payload_sources.empty()) return out;
   const fs::path own_manifest = release_dir / manifest::kManifestFileName;
@@ -57,13 +67,21 @@ ResolvedSources ResolvePayloadSources(const fs::path& release_dir, const manifes
     const ReleaseRef ref = ReleaseRef::Parse(ref_text, "payload_sources");
     ResolvedSource source{.ref = ref_text, .dir = *root / ref.dataset_id / ref.version.ToString()};
     const fs::path source_manifest_file = source.dir / manifest::kManifestFileName;
+    const bool remote = remote::IsUrl(source.dir.string());
+    if (remote && !fetch) {
+      throw ValidationError({.file = own_manifest, .where = "/payload_sources/" + ref_text},
+                            "payload source " + ref_text + " is remote (" +
+                                remote::RedactedUrl(source.dir.string()) +
+                                "); open the release through its URL");
+    }
     std::error_code ec;
-    if (!fs::is_directory(source.dir, ec)) {
+    if (!remote && !fs::is_directory(source.dir, ec)) {
       throw MissingFileError({.file = source.dir},
                              "payload source " + ref_text + " of " + own_manifest.string() +
                                  " is missing (sources root " + root->string() + ")");
     }
-    const manifest::Manifest source_manifest = manifest::ReadManifest(source_manifest_file);
+    const manifest::Manifest source_manifest =
+        remote ? fetch(source_manifest_file) : manifest::ReadManifest(source_manifest_file);
     source.pins = pins;
     std::sort(source.pins.begin(), source.pins.end(),
               [](const auto& a, const auto& b) { return a.path < b.path; });
@@ -78,6 +96,7 @@ ResolvedSources ResolvePayloadSources(const fs::path& release_dir, const manifes
                 (listed ? "listed as " + Quoted(*listed) : std::string("not listed")) + " in " +
                 source_manifest_file.string());
       }
+      if (remote) continue;  // sizes are checked on read
       const fs::path file = source.dir / pin.path;
       // A regular file, not a link (docs/format.md §3.1): a pin never reaches outside its source.
       const std::int64_t size =

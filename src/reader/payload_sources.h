@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -23,7 +24,8 @@ struct ResolvedSource {
 };
 using ResolvedSources = std::map<std::string, ResolvedSource>;  // by ref, sorted
 
-// `<root>` when `release_dir` is `<root>/<dataset_id>/<version>` of `m`, else nullopt.
+// `<root>` when `release_dir` is `<root>/<dataset_id>/<version>` of `m`, else nullopt. A release
+// URL (docs/remote.md) gives its root URL the same way.
 std::optional<std::filesystem::path> RegistryRootOf(const std::filesystem::path& release_dir,
                                                     const manifest::Manifest& m);
 
@@ -32,8 +34,15 @@ std::optional<std::filesystem::path> RegistryRootOf(const std::filesystem::path&
 // directory, manifest or pinned file, or a pinned file of another size; ManifestError for an
 // invalid source manifest; FormatError "pin differs" for a pin the source does not list
 // identically under files.time_series or files.payloads.
+//
+// A source whose directory is a URL (a remote release's, or a URL sources root) has its manifest
+// read by `fetch` (given the manifest's URL) and its files are not looked for: a remote file's
+// size is checked when it is read (docs/remote.md). ValidationError for such a source without
+// `fetch`.
+using ManifestFetch = std::function<manifest::Manifest(const std::filesystem::path& manifest_url)>;
 ResolvedSources ResolvePayloadSources(const std::filesystem::path& release_dir,
                                       const manifest::Manifest& m,
-                                      const std::optional<std::filesystem::path>& sources_root);
+                                      const std::optional<std::filesystem::path>& sources_root,
+                                      const ManifestFetch& fetch = nullptr);
 
 }  // namespace timef

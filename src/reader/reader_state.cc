@@ -42,7 +42,8 @@ catalog::CatalogIdentity IdentityOf(const manifest::Manifest& m) {
 }  // namespace
 
 ReaderState::ReaderState(fs::path release_dir, manifest::Manifest manifest, ReaderOptions options,
-                         ResolvedSources sources)
+                         ResolvedSources sources,
+                         std::shared_ptr<const parquet::FileOpener> transport)
     : release_dir_(std::move(release_dir)),
       manifest_(std::move(manifest)),
       options_(std::move(options)),
@@ -51,10 +52,11 @@ ReaderState::ReaderState(fs::path release_dir, manifest::Manifest manifest, Read
           std::max<std::int64_t>(0, options_.catalog_cache_bytes))),
       decode_budget_(std::make_shared<parquet::DecodeBudget>(
           CheckedDecodeBudget(options_.decode_budget_bytes))),
+      files_(std::make_shared<FileSources>(std::move(transport))),
       lanes_(CheckedDecodeThreads(options_.decode_threads),
              static_cast<std::size_t>(std::max<std::int64_t>(0, options_.dictionary_cache_bytes)),
-             decode_budget_),
-      zarr_(decode_budget_) {
+             decode_budget_, files_),
+      payload_files_(files_, decode_budget_) {
   for (const auto& part : manifest_.files.time_series) {
     own_values_.insert(part.path);
     own_parts_[part.path] = part;
@@ -66,6 +68,13 @@ ReaderState::ReaderState(fs::path release_dir, manifest::Manifest manifest, Read
 }
 
 catalog::CatalogLease ReaderState::Lease() {
+  if (catalog_file_ && (!catalog_ || !catalog_->is_open())) {
+    // A remote release: the verified local copy, fetched again if it was removed.
+    fs::path file = catalog_file_();
+    if (!catalog_) {
+      catalog_ = std::make_unique<catalog::CatalogReader>(std::move(file), IdentityOf(manifest_));
+    }
+  }
   if (!catalog_) {
     catalog_ = std::make_unique<catalog::CatalogReader>(release_dir_ / manifest_.files.control.path,
                                                         IdentityOf(manifest_));
@@ -254,51 +263,25 @@ model::ValueArray ReaderState::ReadSignalOn(values::ChunkReader& lane,
 model::ValueArray ReaderState::ReadChunkOn(values::ChunkReader& lane, const values::ChunkRef& chunk,
                                            const model::Spec& spec) {
   if (!chunk.zarr) return lane.Read(chunk, spec);
-  std::lock_guard lock(files_mutex_);
   const std::string what = "Zarr store file of '" + chunk.value_path + "'";
-  return zarr_.Read(
-      chunk.value_path, chunk.row_group, chunk.n_values, spec, [&](const std::string& relative) {
-        fs::path file = Resolve(chunk.payload_source, relative, StoredFile::kValues, false, what);
-        CheckZarrFileOnce(chunk.payload_source, relative, file);
-        return file;
-      });
-}
-
-void ReaderState::CheckZarrFileOnce(const std::optional<std::string>& payload_source,
-                                    const std::string& relative, const fs::path& file) {
-  std::string key = payload_source.value_or("") + '\n' + relative;
-  if (zarr_checked_.contains(key)) return;
-  const StoredFilePin pin = PinOf(payload_source, relative);
-  const std::string got = FileChecksum(file);
-  if (got != pin.part.checksum) {
-    throw FormatError({.file = file},
-                      "sha256 " + got + " differs from the " + pin.part.checksum + " that " +
-                          pin.release +
-                          "'s manifest lists: the Zarr store is damaged (its inner chunks carry no "
-                          "checksum of their own, docs/format.md §8.5)");
-  }
-  zarr_checked_.insert(std::move(key));
+  return payload_files_.ReadZarr(
+      chunk, spec,
+      [&](const std::string& relative) {
+        return Resolve(chunk.payload_source, relative, StoredFile::kValues, false, what);
+      },
+      [&](const std::string& relative) { return PinOf(chunk.payload_source, relative); });
 }
 
 std::string ReaderState::ReadText(const payload::TextRef& ref) {
-  std::lock_guard lock(files_mutex_);
-  if (const auto* hit = text_cache_.Find(ref.file, ref.row, false)) return hit->front();
-  std::string value = payloads_.ReadText(ref);
-  text_cache_.Put(ref.file, ref.row, false, {value});
-  return value;
+  return payload_files_.ReadText(ref);
 }
 
 std::vector<std::string> ReaderState::ReadTextList(const payload::TextRef& ref) {
-  std::lock_guard lock(files_mutex_);
-  if (const auto* hit = text_cache_.Find(ref.file, ref.row, true)) return *hit;
-  std::vector<std::string> value = payloads_.ReadTextList(ref);
-  text_cache_.Put(ref.file, ref.row, true, value);
-  return value;
+  return payload_files_.ReadTextList(ref);
 }
 
 std::vector<std::int64_t> ReaderState::ReadOffsets(const payload::OffsetsRef& ref) {
-  std::lock_guard lock(files_mutex_);
-  return payloads_.ReadOffsets(ref);
+  return payload_files_.ReadOffsets(ref);
 }
 
 const std::string& ReaderState::PayloadChecksum(const std::optional<std::string>& payload_source,
@@ -383,9 +366,8 @@ std::vector<StoredFilePin> ReaderState::PinsOf(const std::vector<ChunkLocator>& 
 
 ReaderCounters ReaderState::counters() const {
   const values::ChunkReaderStats v = lanes_.stats();
-  std::lock_guard lock(files_mutex_);
-  const values::ZarrReaderStats z = zarr_.stats();
-  const payload::PayloadReaderStats p = payloads_.stats();
+  const values::ZarrReaderStats z = payload_files_.zarr_stats();
+  const payload::PayloadReaderStats p = payload_files_.payload_stats();
   // Zarr: files are zarr.json and shard files, and an inner chunk counts as a decoded page.
   return ReaderCounters{.catalog_opens = catalog_opens_,
                         .catalog_requests = catalog_requests_,
@@ -449,10 +431,8 @@ void ReaderState::Close() {
   if (catalog_) catalog_->Close();
   row_cache_->Clear();
   lanes_.Clear();
-  std::lock_guard lock(files_mutex_);
-  zarr_.Clear();
-  payloads_.Clear();
-  text_cache_.Clear();
+  payload_files_.Clear();
+  files_->Close();
 }
 
 }  // namespace timef

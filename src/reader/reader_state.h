@@ -1,12 +1,15 @@
 // The state a Reader shares with the lazy handles it hands out: the manifest, the catalog
-// session, the open values and payload files, the decoded-text cache and the counters. Handles
-// hold it by shared_ptr, so they stay readable after the Reader is closed or destroyed.
+// session, the locator resolution and the counters, and the parts that read files. Handles hold it
+// by shared_ptr, so they stay readable after the Reader is closed or destroyed.
+//
+// Parts (docs/architecture.md "Reader parts"), each with one job and its own lock: FileSources
+// opens every file through the release's byte-range transport (local or remote) and shares what
+// it opened; DecodeLanes read Parquet shards (each lane behind its own lock); PayloadFiles reads
+// packed text, offsets and Zarr arrays (one lock). Locks are taken lanes first, then PayloadFiles',
+// then FileSources' (which calls out to nothing while held).
 //
 // Threading: the catalog session and the locator index serve the Reader's requests, one thread
-// at a time. The file state is what lazy handles share, from any thread: Parquet shards are read
-// through the decode lanes (each behind its own lock, DecodeLanes); Zarr stores, payload files
-// and the text cache sit behind files_mutex_ (ReadText, ReadTextList, ReadOffsets, a Zarr chunk).
-// Locks are taken lanes first, then files_mutex_ (counters() and Close() too).
+// at a time. The file parts are what lazy handles share, from any thread.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +31,8 @@
 #include "manifest/stored_payload.h"
 #include "payload/payload_reader.h"
 #include "reader/decode_lanes.h"
+#include "reader/file_sources.h"
+#include "reader/payload_files.h"
 #include "reader/payload_sources.h"
 #include "reader/signal_index.h"
 #include "reader/text_cache.h"
@@ -46,10 +51,22 @@ class SignalBatch;
 
 class ReaderState : public std::enable_shared_from_this<ReaderState> {
  public:
+  // `transport` opens the release's files (null: local files, memory-mapped); a remote release's
+  // names them by URL under `release_dir`.
   ReaderState(std::filesystem::path release_dir, manifest::Manifest manifest, ReaderOptions options,
-              ResolvedSources sources = {});
+              ResolvedSources sources = {},
+              std::shared_ptr<const parquet::FileOpener> transport = nullptr);
 
   const std::filesystem::path& release_dir() const { return release_dir_; }
+  // A remote release (docs/remote.md): release_dir() is its URL, and its catalog is the local copy
+  // `catalog_file` returns (fetched and verified into the cache; called before each (re)open, so a
+  // removed copy is fetched again).
+  bool remote() const { return static_cast<bool>(catalog_file_); }
+  void set_catalog_file(std::function<std::filesystem::path()> catalog_file) {
+    catalog_file_ = std::move(catalog_file);
+  }
+  // The sha256 of a file of this release or a payload source, read through FileSources.
+  std::string Checksum(const std::filesystem::path& file) const { return files_->Checksum(file); }
   // A legacy directory opened through its native form (docs/format.md §15.1): the directory the
   // caller opened, the legacy manifest's parts (what Verify hashes) and the owner of the scratch
   // directory holding the native form (release_dir()).
@@ -156,10 +173,6 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
                                 const model::Spec& spec);
   model::ValueArray ReadSignalOn(values::ChunkReader& lane,
                                  std::span<const values::ChunkRef> chunks, const model::Spec& spec);
-  void CheckZarrFileOnce(const std::optional<std::string>& payload_source,
-                         const std::string& relative, const std::filesystem::path& file);
-
-  static constexpr std::int64_t kTextCacheBytes = 64 * 1024 * 1024;
 
   std::filesystem::path release_dir_;
   std::optional<LegacyOrigin> legacy_;
@@ -169,6 +182,7 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   std::map<std::string, std::string> own_payloads_;      // path → checksum
   std::map<std::string, manifest::FilePart> own_parts_;  // path → FilePart (values and payloads)
   ResolvedSources sources_;
+  std::function<std::filesystem::path()> catalog_file_;
   std::unique_ptr<catalog::CatalogReader> catalog_;
   std::shared_ptr<catalog::CatalogRowCache> row_cache_;
   // ResolveChunkFile's results: [has row index][payload_source][value_path] (found without
@@ -179,16 +193,10 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
       resolved_chunks_[2];
   // The decoded buffers of the lanes and of zarr_ (ReaderOptions::decode_budget_bytes).
   std::shared_ptr<parquet::DecodeBudget> decode_budget_;
-  // Locks each lane itself; taken before files_mutex_.
+  // The file parts (see the top of this file).
+  std::shared_ptr<FileSources> files_;
   DecodeLanes lanes_;
-  // Guards the members below it up to the counters.
-  mutable std::mutex files_mutex_;
-  values::ZarrReader zarr_;
-  payload::PayloadReader payloads_;
-  TextCache text_cache_{kTextCacheBytes};
-  // Zarr store files checked by CheckZarrFileOnce ("<payload_source>\n<path>"); kept across
-  // Close(), since the files of a published release do not change.
-  std::set<std::string> zarr_checked_;
+  PayloadFiles payload_files_;
   std::uint64_t catalog_opens_ = 0;
   std::uint64_t catalog_requests_ = 0;
   // Kept until the reader is destroyed: Close() drops open files, not what was resolved.

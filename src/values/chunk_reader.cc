@@ -16,10 +16,14 @@ struct ChunkReader::OpenShard {
 };
 
 ChunkReader::ChunkReader(std::size_t dictionary_cache_bytes)
-    : dictionaries_(std::make_shared<parquet::DictionaryCache>(dictionary_cache_bytes)) {}
+    : dictionaries_(std::make_shared<parquet::DictionaryCache>(dictionary_cache_bytes)),
+      opener_(parquet::LocalFileOpener()) {}
 ChunkReader::ChunkReader(std::shared_ptr<parquet::DictionaryCache> dictionaries,
-                         std::shared_ptr<parquet::DecodeBudget> budget)
-    : dictionaries_(std::move(dictionaries)), budget_(std::move(budget)) {}
+                         std::shared_ptr<parquet::DecodeBudget> budget,
+                         std::shared_ptr<const parquet::FileOpener> opener)
+    : dictionaries_(std::move(dictionaries)),
+      budget_(std::move(budget)),
+      opener_(opener ? std::move(opener) : parquet::LocalFileOpener()) {}
 ChunkReader::~ChunkReader() = default;
 
 ChunkReader::OpenShard& ChunkReader::Shard(const ChunkRef& chunk) {
@@ -28,7 +32,8 @@ ChunkReader::OpenShard& ChunkReader::Shard(const ChunkRef& chunk) {
   parquet::ReaderOptions options;
   options.dictionary_cache = dictionaries_;
   options.decode_budget = budget_;
-  auto shard = std::make_unique<OpenShard>(parquet::FileReader::OpenFile(chunk.file, options));
+  auto shard = std::make_unique<OpenShard>(
+      parquet::FileReader::Open(opener_->Open(chunk.file), chunk.file, options));
   const auto& columns = shard->reader.columns();
   for (std::size_t i = 0; i < columns.size(); ++i) {
     if (columns[i].name == kValuesColumnName) {

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "parquet/dictionary_cache.h"
+#include "parquet/file_io.h"
 #include "parquet/file_reader.h"
 #include "timef/model.h"
 
@@ -51,9 +52,12 @@ class ChunkReader {
   static constexpr std::size_t kDefaultDictionaryCacheBytes = std::size_t{64} << 20;
 
   explicit ChunkReader(std::size_t dictionary_cache_bytes = kDefaultDictionaryCacheBytes);
-  // Shares `dictionaries` (not null) and `budget` (null: none) with the other readers given them.
+  // Shares `dictionaries` (not null) and `budget` (null: none) with the other readers given them,
+  // and opens shards through `opener` (local files memory-mapped by default; a reader's
+  // FileSources for a remote release).
   explicit ChunkReader(std::shared_ptr<parquet::DictionaryCache> dictionaries,
-                       std::shared_ptr<parquet::DecodeBudget> budget = nullptr);
+                       std::shared_ptr<parquet::DecodeBudget> budget = nullptr,
+                       std::shared_ptr<const parquet::FileOpener> opener = nullptr);
   ~ChunkReader();
   ChunkReader(const ChunkReader&) = delete;
   ChunkReader& operator=(const ChunkReader&) = delete;
@@ -76,6 +80,7 @@ class ChunkReader {
   OpenShard& Shard(const ChunkRef& chunk);
   std::shared_ptr<parquet::DictionaryCache> dictionaries_;
   std::shared_ptr<parquet::DecodeBudget> budget_;
+  std::shared_ptr<const parquet::FileOpener> opener_;
   // Decoded rows before they become a ValueArray; kept between reads up to this size.
   static constexpr std::size_t kKeepScratchBytes = std::size_t{2} << 20;
   parquet::ColumnData scratch_;

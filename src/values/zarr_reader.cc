@@ -60,7 +60,7 @@ model::ValueArray ToArray(model::DType dtype, const std::vector<std::uint8_t>& b
 
 struct ZarrReader::OpenShard {
   fs::path file;
-  std::unique_ptr<parquet::RandomAccessFile> input;
+  std::shared_ptr<parquet::RandomAccessFile> input;
   std::vector<std::uint64_t> index;  // offset, nbytes per inner chunk (sharded only)
 };
 
@@ -75,8 +75,10 @@ struct ZarrReader::OpenArray {
   std::list<std::pair<std::int64_t, std::vector<std::uint8_t>>> cache;
 };
 
-ZarrReader::ZarrReader(std::shared_ptr<parquet::DecodeBudget> budget)
-    : budget_(std::move(budget)) {}
+ZarrReader::ZarrReader(std::shared_ptr<parquet::DecodeBudget> budget,
+                       std::shared_ptr<const parquet::FileOpener> opener)
+    : budget_(std::move(budget)),
+      opener_(opener ? std::move(opener) : parquet::LocalFileOpener()) {}
 ZarrReader::~ZarrReader() { Clear(); }
 
 void ZarrReader::Clear() {
@@ -118,7 +120,7 @@ ZarrReader::OpenArray& ZarrReader::Array(const std::string& value_path,
   const fs::path meta_file = resolve(value_path + "/zarr.json");
   auto found = arrays_.find(meta_file);
   if (found != arrays_.end()) return *found->second;
-  auto input = parquet::OpenPreadFile(meta_file);
+  auto input = opener_->Open(meta_file);
   ++stats_.files_opened;
   const std::vector<std::byte> bytes = input->Read(0, input->size());
   auto array = std::make_unique<OpenArray>();
@@ -175,7 +177,7 @@ std::vector<std::uint8_t> ZarrReader::ReadBytes(OpenArray& array, std::int64_t s
     if (inserted) {
       try {
         shard.file = resolve(array.value_path + "/" + meta.ChunkKey(shard_index));
-        shard.input = parquet::OpenPreadFile(shard.file);
+        shard.input = opener_->Open(shard.file);
       } catch (...) {
         array.shards.erase(it);
         throw;

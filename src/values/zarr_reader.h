@@ -21,6 +21,7 @@
 #include <string>
 
 #include "parquet/decode_budget.h"
+#include "parquet/file_io.h"
 #include "timef/model.h"
 
 namespace timef::values {
@@ -37,8 +38,9 @@ struct ZarrReaderStats {
 
 class ZarrReader {
  public:
-  // `budget`: null charges nothing.
-  explicit ZarrReader(std::shared_ptr<parquet::DecodeBudget> budget = nullptr);
+  // `budget`: null charges nothing. Files are opened through `opener` (null: local files).
+  explicit ZarrReader(std::shared_ptr<parquet::DecodeBudget> budget = nullptr,
+                      std::shared_ptr<const parquet::FileOpener> opener = nullptr);
   ~ZarrReader();
   ZarrReader(const ZarrReader&) = delete;
   ZarrReader& operator=(const ZarrReader&) = delete;
@@ -70,6 +72,7 @@ class ZarrReader {
   void Release(std::uint64_t bytes);
 
   std::shared_ptr<parquet::DecodeBudget> budget_;
+  std::shared_ptr<const parquet::FileOpener> opener_;
 
   std::map<std::filesystem::path, std::unique_ptr<OpenArray>> arrays_;
   ZarrReaderStats stats_;

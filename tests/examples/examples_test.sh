@@ -40,6 +40,32 @@ done
 "$read" "$scratch/registry" >/dev/null 2>"$scratch/read_bad.err"
 [ $? -eq 1 ] || fail "read of a registry root: expected exit 1"
 
+# The same release served by nginx (docs/remote.md) on 127.0.0.1 and a free port: read prints the
+# same through its URL.
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir -p "$scratch/nginx/tmp"
+{
+  echo "daemon off; master_process off; worker_processes 1;"
+  echo "pid $scratch/nginx/nginx.pid; error_log $scratch/nginx/error.log;"
+  echo "events { worker_connections 64; }"
+  echo "http { access_log off;"
+  for t in client_body proxy fastcgi uwsgi scgi; do echo "  ${t}_temp_path $scratch/nginx/tmp;"; done
+  echo "  server { listen 127.0.0.1:$port; root $scratch/registry; } }"
+} >"$scratch/nginx/nginx.conf"
+/usr/sbin/nginx -p "$scratch/nginx/" -e "$scratch/nginx/error.log" -c "$scratch/nginx/nginx.conf" &
+nginx_pid=$!
+for _ in $(seq 1 500); do
+  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+  sleep 0.02
+done
+TIMEF_CACHE_DIR="$scratch/cache" "$read" "http://127.0.0.1:$port/examples/ecg-12lead/1.0.0" \
+  >"$scratch/read_url.out" 2>"$scratch/read_url.err" ||
+  fail "read of the URL exited $?: $(cat "$scratch/read_url.err")"
+cmp -s "$scratch/read.out" "$scratch/read_url.out" ||
+  fail "read of the URL printed another output: $(diff "$scratch/read.out" "$scratch/read_url.out" | head)"
+kill "$nginx_pid"
+wait "$nginx_pid" 2>/dev/null
+
 # examples/cpp/derive.cc: a child of the example release in the same registry.
 if [ -n "$derive" ]; then
   "$derive" "$scratch/registry" >"$scratch/derive.out" 2>"$scratch/derive.err" ||

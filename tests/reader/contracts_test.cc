@@ -13,6 +13,7 @@
 #include "core/checksum.h"
 #include "reader/lazy_handles.h"
 #include "release_fixture.h"
+#include "support/serve_release.h"
 #include "timef/error.h"
 #include "timef/reader.h"
 
@@ -81,7 +82,7 @@ bool Contains(const std::string& text, std::string_view part) {
 
 TEST(ContractsTest, EmptyIdListMeansNothing) {
   auto w = testing::WriteFixture();
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   const std::vector<std::int64_t> none;
   EXPECT_TRUE(reader.GetRecords(none).empty());
   EXPECT_TRUE(reader.GetSignals(none).empty());
@@ -98,7 +99,7 @@ TEST(ContractsTest, EmptyIdListMeansNothing) {
 
 TEST(ContractsTest, EmptyInputsMeanNoTasks) {
   auto w = testing::WriteFixture();
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   EXPECT_EQ(reader.ReadTasks({}).size(), 3u);
   EXPECT_TRUE(reader.ReadTasks({.inputs = std::vector<std::int64_t>{}}).empty());
   EXPECT_FALSE(reader.IterTasks({.inputs = std::vector<std::int64_t>{}}).Next().has_value());
@@ -113,7 +114,7 @@ TEST(ContractsTest, EmptyInputsMeanNoTasks) {
 
 TEST(ContractsTest, GetSignalReachesItsSourceAndRecordAfterTheCall) {
   auto w = testing::WriteFixture();
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   std::shared_ptr<model::Signal> lead = reader.GetSignal(*w->fixture.lead->id());
   std::shared_ptr<model::Source> source = lead->source();
   ASSERT_NE(source, nullptr);
@@ -132,7 +133,7 @@ TEST(ContractsTest, GetSignalReachesItsSourceAndRecordAfterTheCall) {
 
 TEST(ContractsTest, GetSignalLoadPlanLoadsThatSignalOnly) {
   auto w = testing::WriteFixture();
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   std::shared_ptr<model::Signal> lead =
       reader.GetSignal(*w->fixture.lead->id(), LoadPlan::AllEager());
   EXPECT_TRUE(lead->values()->is_loaded());
@@ -164,7 +165,7 @@ TEST(ContractsTest, DestroyingTheReaderClosesIt) {
   std::shared_ptr<model::Signal> lazy;
   std::shared_ptr<model::Task> answer;
   {
-    Reader reader = Reader::Open(dir);
+    Reader reader = testing::OpenForRead(dir);
     lazy = reader.GetSignal(*w->fixture.lead->id());
     answer = reader.GetTask(*w->fixture.answer->id());
     ASSERT_EQ(lazy->LoadValues()->size(), testing::kLeadSteps);
@@ -185,7 +186,7 @@ TEST(ContractsTest, EagerObjectsKeepNoReaderStateAlive) {
   std::unique_ptr<model::Dataset> dataset;
   std::shared_ptr<model::Record> vitals;
   {
-    Reader reader = Reader::Open(dir);
+    Reader reader = testing::OpenForRead(dir);
     dataset = reader.Read(LoadPlan::AllEager());
     vitals = reader.GetRecord(*w->fixture.vitals->id(), LoadPlan::AllEager());
     const SignalValuesRef ref = reader.GetSignalValues(*w->fixture.lead->id());
@@ -211,7 +212,7 @@ TEST(ContractsTest, LazyHandlesOfOneReaderWorkFromFourThreadsWhileItCloses) {
   options.row_group_target_bytes = 16 * 1024;
   options.shard_target_bytes = 32 * 1024;
   auto w = testing::WriteFixture(options);
-  Reader opened = Reader::Open(w->result.release_dir);
+  Reader opened = testing::OpenForRead(w->result.release_dir);
   const auto records = opened.GetRecords(std::vector<std::int64_t>{
       *w->fixture.ecg->id(), *w->fixture.vitals->id(), *w->fixture.notes->id()});
   const auto answer = opened.GetTask(*w->fixture.answer->id());
@@ -279,7 +280,7 @@ TEST(ContractsTest, AnUnstatableFileIsNotReportedMissing) {
 TEST(ContractsTest, AnUnstatableCatalogIsNotReportedMissing) {
   auto w = testing::WriteFixture();
   const fs::path dir = w->result.release_dir;
-  Reader reader = Reader::Open(dir);
+  Reader reader = testing::OpenForRead(dir);
   const fs::path control = dir / manifest::kControlFileName;
   fs::remove(control);
   fs::create_symlink(control.filename(), control);
@@ -304,7 +305,7 @@ TEST(ContractsTest, MalformedHighWaterMarkIsFormatError) {
   auto w = testing::WriteFixture();
   TamperCatalog(w->result.release_dir,
                 {"UPDATE control_metadata SET \"value\" = '12x' WHERE \"key\" = 'max_signal_id'"});
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   const std::string message = FormatErrorMessage([&] { reader.Read(); });
   EXPECT_TRUE(Contains(message, "control_metadata")) << message;
   EXPECT_TRUE(Contains(message, "max_signal_id")) << message;
@@ -312,7 +313,7 @@ TEST(ContractsTest, MalformedHighWaterMarkIsFormatError) {
 
 TEST(ContractsTest, ReadStepsOfAnEmptyWindowDecodesNothing) {
   auto w = testing::WriteFixture();
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   const auto lead = reader.GetSignal(*w->fixture.lead->id());
   const SignalValuesRef ref = reader.GetSignalValues(*w->fixture.lead2->id());
   const ReaderCounters before = reader.counters();
@@ -338,14 +339,14 @@ TEST(ContractsTest, AZarrLocatorOfAnUnlistedArrayNamesItsZarrJson) {
                  "chunk_minor_index = NULL WHERE signal_key = (SELECT signal_key FROM signals "
                  "WHERE signal_id = " +
                  std::to_string(lead) + ")"});
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   const std::string hydrated = FormatErrorMessage([&] { reader.GetSignal(lead); });
   EXPECT_TRUE(Contains(hydrated,
                        "'time_series.zarr/ecg/zarr.json', which the manifest does not "
                        "list"))
       << hydrated;
   EXPECT_TRUE(Contains(hydrated, "signal_chunks")) << hydrated;
-  Reader fresh = Reader::Open(w->result.release_dir);
+  Reader fresh = testing::OpenForRead(w->result.release_dir);
   const std::string indexed = FormatErrorMessage([&] { fresh.GetSignalValues(lead); });
   EXPECT_TRUE(Contains(indexed, "time_series.zarr/ecg/zarr.json")) << indexed;
 }
@@ -354,7 +355,7 @@ TEST(ContractsTest, AZarrLocatorOfAnUnlistedArrayNamesItsZarrJson) {
 
 TEST(ContractsTest, MissingIdMessagesAreWordedAlikeOnEveryPath) {
   auto w = testing::WriteFixture();
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   const std::vector<std::int64_t> ids{*w->fixture.ecg->id(), 987};
   const std::string records = "records: record_id: no record with ID 987";
   EXPECT_EQ(NotFoundMessage([&] { reader.GetRecord(987); }), records);
@@ -381,7 +382,7 @@ TEST(ContractsTest, HydrationErrorsNameTheTable) {
                  "UPDATE axes SET axis_type = 'sideways' WHERE axis_type = 'irregular'",
                  "UPDATE tasks SET split = 'holdout' WHERE task_id = " +
                      std::to_string(*w->fixture.classify->id())});
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   const std::string spec = FormatErrorMessage([&] { reader.GetRecord(*w->fixture.ecg->id()); });
   // Each names the allowed values too, from the enumeration's one name table.
   EXPECT_TRUE(
@@ -401,7 +402,7 @@ TEST(ContractsTest, HydrationErrorsNameTheTable) {
   TamperCatalog(other->result.release_dir,
                 {"UPDATE annotation_occurrences SET span_type = 'sometimes' WHERE occurrence_key = "
                  "(SELECT min(occurrence_key) FROM annotation_occurrences)"});
-  Reader annotated = Reader::Open(other->result.release_dir);
+  Reader annotated = testing::OpenForRead(other->result.release_dir);
   const std::string occurrence = FormatErrorMessage([&] { annotated.Read(); });
   EXPECT_TRUE(
       occurrence.starts_with("annotation_occurrences: span_type: unknown value 'sometimes'"))

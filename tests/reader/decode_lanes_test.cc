@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "release_fixture.h"
+#include "support/serve_release.h"
 #include "timef/error.h"
 #include "timef/reader.h"
 
@@ -75,7 +76,8 @@ TEST(DecodeLanesTest, ABatchLoadIsTheSameForAnyThreadCountAndSplitsAcrossLanes) 
   const auto shards = w->result.manifest.files.time_series.size();
   for (int threads : {1, 2, 3}) {
     SCOPED_TRACE(threads);
-    Reader reader = Reader::Open(w->result.release_dir, ReaderOptions{.decode_threads = threads});
+    Reader reader =
+        testing::OpenForRead(w->result.release_dir, ReaderOptions{.decode_threads = threads});
     const std::vector<SignalValuesRef> refs = reader.GetSignalValues(ids);
     const auto loaded = reader.LoadValues(refs);
     ASSERT_EQ(loaded.size(), ids.size());
@@ -105,7 +107,7 @@ TEST(DecodeLanesTest, ABatchLoadIsTheSameForAnyThreadCountAndSplitsAcrossLanes) 
 TEST(DecodeLanesTest, EagerRecordReadsDecodeTheirBatchOnTheLanes) {
   auto w = WriteEcgRecords();
   const auto written = Written(*w);
-  Reader reader = Reader::Open(w->result.release_dir, ReaderOptions{.decode_threads = 2});
+  Reader reader = testing::OpenForRead(w->result.release_dir, ReaderOptions{.decode_threads = 2});
   RecordQuery query;
   query.load.signal_values = Loading::kEager;
   std::size_t seen = 0;
@@ -151,7 +153,7 @@ TEST(DecodeLanesTest, AFailingRunReportsTheFirstFailureInRefOrder) {
   std::string first_failure;
   std::size_t failing = 0;
   {
-    Reader one = Reader::Open(w->result.release_dir);
+    Reader one = testing::OpenForRead(w->result.release_dir);
     for (int64_t id : ids) {
       try {
         one.GetSignalValues(id).LoadValues();
@@ -163,7 +165,7 @@ TEST(DecodeLanesTest, AFailingRunReportsTheFirstFailureInRefOrder) {
   ASSERT_GE(failing, 1u) << "the flipped byte hit no page";
   ASSERT_LT(failing, ids.size());
 
-  Reader reader = Reader::Open(w->result.release_dir, ReaderOptions{.decode_threads = 3});
+  Reader reader = testing::OpenForRead(w->result.release_dir, ReaderOptions{.decode_threads = 3});
   const std::vector<SignalValuesRef> refs = reader.GetSignalValues(ids);
   try {
     reader.LoadValues(refs);
@@ -178,7 +180,7 @@ TEST(DecodeLanesTest, AFailingRunReportsTheFirstFailureInRefOrder) {
 // What each Next() of an eager IterRecords gave: the record IDs of a batch, or the error that
 // ended the stream.
 std::vector<std::string> EagerBatches(const std::filesystem::path& release, int threads) {
-  Reader reader = Reader::Open(release, ReaderOptions{.decode_threads = threads});
+  Reader reader = testing::OpenForRead(release, ReaderOptions{.decode_threads = threads});
   RecordQuery query;
   query.batch_size = 1;
   query.load.signal_values = Loading::kEager;
@@ -222,7 +224,7 @@ TEST(DecodeLanesTest, HandlesOfOneReaderDecodeFromFourThreadsOnTwoLanes) {
   auto w = WriteEcgRecords();
   const auto written = Written(*w);
   const std::vector<int64_t> ids = Ids(written);
-  Reader reader = Reader::Open(w->result.release_dir, ReaderOptions{.decode_threads = 2});
+  Reader reader = testing::OpenForRead(w->result.release_dir, ReaderOptions{.decode_threads = 2});
   const std::vector<SignalValuesRef> refs = reader.GetSignalValues(ids);
   std::atomic<int> failures{0};
   {
@@ -262,7 +264,7 @@ TEST(DecodeLanesTest, AChildOfForkDecodesOnWorkersOfItsOwn) {
   auto w = WriteEcgRecords();
   const auto written = Written(*w);
   const std::vector<int64_t> ids = Ids(written);
-  Reader reader = Reader::Open(w->result.release_dir, ReaderOptions{.decode_threads = 2});
+  Reader reader = testing::OpenForRead(w->result.release_dir, ReaderOptions{.decode_threads = 2});
   const std::vector<SignalValuesRef> refs = reader.GetSignalValues(ids);
   auto matches = [&](const std::vector<std::shared_ptr<const model::ValueArray>>& loaded) {
     if (loaded.size() != ids.size()) return false;

@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "scratch_dir.h"
+#include "support/serve_release.h"
 #include "timef/demo.h"
 #include "timef/reader.h"
 #include "timef/writer.h"
@@ -86,7 +87,7 @@ class ErgonomicsTest : public ::testing::Test {
 };
 
 TEST_F(ErgonomicsTest, RangeForVisitsEveryRecordAndTaskAcrossBatches) {
-  Reader reader = Reader::Open(release_);
+  Reader reader = testing::OpenForRead(release_);
   std::vector<int64_t> seen;
   // batch_size 1: every element after the first comes from a new Next().
   for (const auto& record : reader.IterRecords({.batch_size = 1})) seen.push_back(*record->id());
@@ -116,7 +117,7 @@ TEST_F(ErgonomicsTest, RangeForVisitsEveryRecordAndTaskAcrossBatches) {
 }
 
 TEST_F(ErgonomicsTest, IteratorElementsOutliveTheirBatch) {
-  Reader reader = Reader::Open(release_);
+  Reader reader = testing::OpenForRead(release_);
   std::vector<std::shared_ptr<model::Record>> kept;
   for (const auto& record : reader.IterRecords({.batch_size = 1})) kept.push_back(record);
   const std::vector<int64_t> ids = reader.RecordIds();
@@ -129,7 +130,7 @@ TEST_F(ErgonomicsTest, IteratorElementsOutliveTheirBatch) {
 }
 
 TEST_F(ErgonomicsTest, BracedIdListsReachTheListOverloads) {
-  Reader reader = Reader::Open(release_);
+  Reader reader = testing::OpenForRead(release_);
   const auto one = reader.GetRecords({demo::kEcgRecordId});
   ASSERT_EQ(one.size(), 1u);
   EXPECT_EQ(*one[0]->id(), demo::kEcgRecordId);

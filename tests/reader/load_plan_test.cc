@@ -5,6 +5,7 @@
 #include <set>
 
 #include "release_fixture.h"
+#include "support/serve_release.h"
 #include "timef/demo.h"
 #include "timef/error.h"
 #include "timef/reader.h"
@@ -33,7 +34,7 @@ bool AnyValuesLoaded(const model::Record& record) {
 // rationale and text target), which derives from classify (input: ecg).
 TEST(LoadPlanTest, AnEagerPlanDoesNotReachFromTasksParents) {
   auto w = testing::WriteFixture();
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   const auto forecast =
       reader.GetTask(*w->fixture.forecast->id(), std::nullopt, LoadPlan::AllEager());
   ASSERT_EQ(forecast->inputs().size(), 1u);
@@ -61,7 +62,7 @@ TEST(LoadPlanTest, AnEagerPlanDoesNotReachFromTasksParents) {
 
 TEST(LoadPlanTest, ATaskInTheBatchIsLoadedEvenWhenAnotherDerivesFromIt) {
   auto w = testing::WriteFixture();
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   const auto tasks = reader.ReadTasks({.load = LoadPlan::AllEager()});
   ASSERT_EQ(tasks.size(), 3u);
   for (const auto& task : tasks) {
@@ -88,7 +89,7 @@ TEST(LoadPlanTest, ATaskInTheBatchIsLoadedEvenWhenAnotherDerivesFromIt) {
 // and the plan does not touch them.
 TEST(InputRecordsTest, TasksReuseTheRecordsYouPassAndLeaveThemAsTheyAre) {
   auto w = testing::WriteFixture();
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   const auto records = reader.GetRecords(std::vector<int64_t>{*w->fixture.ecg->id()});
   const auto& ecg = records.front();
   ASSERT_FALSE(AnyValuesLoaded(*ecg));
@@ -155,7 +156,7 @@ TEST(InputRecordsTest, AnnotationReferencesResolveToTheCallersAnnotations) {
   TempDir root;
   const WriteResult written = WriteRelease(*demo::BuildHelloWorld(), demo::HelloWorldCard(),
                                            root.path(), demo::HelloWorldWriteOptions());
-  Reader reader = Reader::Open(written.release_dir);
+  Reader reader = testing::OpenForRead(written.release_dir);
   int adopted_refs = 0, plain_refs = 0;
   for (const auto& record : reader.GetRecords(reader.RecordIds())) {
     const auto mine = AnnotationsOf(*record);

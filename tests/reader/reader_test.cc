@@ -10,6 +10,7 @@
 
 #include "core/checksum.h"
 #include "release_fixture.h"
+#include "support/serve_release.h"
 #include "timef/error.h"
 #include "timef/model/dump.h"
 #include "timef/writer.h"
@@ -23,7 +24,7 @@ using testing::TempDir;
 
 TEST(ReaderTest, RoundTripRestoresEveryFieldAndValue) {
   auto w = testing::WriteFixture();
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   const Json expected = model::DumpDataset(*w->fixture.dataset, {.values = true});
   EXPECT_EQ(model::DumpDataset(*reader.Read(), {.values = true}), expected);
   EXPECT_EQ(model::DumpDataset(*reader.Read(LoadPlan::AllEager()), {.values = true}), expected);
@@ -31,7 +32,7 @@ TEST(ReaderTest, RoundTripRestoresEveryFieldAndValue) {
 
 TEST(ReaderTest, SpecialFloatsAreBitExact) {
   auto w = testing::WriteFixture();
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   const auto loaded = reader.GetSignal(*w->fixture.lead->id())->LoadValues();
   auto values = loaded->values<float>();
   EXPECT_EQ(std::bit_cast<uint32_t>(values[testing::kNanStep]), testing::kNanBits);
@@ -45,7 +46,7 @@ TEST(ReaderTest, SpecialFloatsAreBitExact) {
 
 TEST(ReaderTest, OpenAndReadingRecordsTouchNoValueOrPayloadFile) {
   auto w = testing::WriteFixture();
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   EXPECT_EQ(reader.counters().catalog_opens, 0u);
   auto dataset = reader.Read();
   const ReaderCounters c = reader.counters();
@@ -72,7 +73,7 @@ TEST(ReaderTest, OneSignalOpensOnlyItsShardAndOneWindowOnlyItsChunk) {
   options.shard_target_bytes = 32 * 1024;      // several shards per spec_type
   options.data_page_target_bytes = 1024;       // each chunk spans several pages
   auto w = testing::WriteFixture(options);
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   auto lead = reader.GetSignal(*w->fixture.lead2->id());
   ASSERT_EQ(reader.counters().values_files_opened, 0u);
   const model::ValueArray window = lead->ReadSteps(2'050, 2'060);  // inside chunk 2
@@ -92,7 +93,7 @@ TEST(ReaderTest, OneSignalOpensOnlyItsShardAndOneWindowOnlyItsChunk) {
 
 TEST(ReaderTest, StepWindowsClampKeepDtypeAndRejectBadBounds) {
   auto w = testing::WriteFixture();
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   auto lead = reader.GetSignal(*w->fixture.lead->id());
   const model::ValueArray empty = lead->ReadSteps(5, 5);
   EXPECT_EQ(empty.size(), 0);
@@ -106,7 +107,7 @@ TEST(ReaderTest, StepWindowsClampKeepDtypeAndRejectBadBounds) {
 
 TEST(ReaderTest, IrregularOffsetsAreReadOnceAndSharedWithinARead) {
   auto w = testing::WriteFixture();
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   auto record = reader.GetRecord(*w->fixture.vitals->id());
   auto signals = record->Signals();
   std::shared_ptr<model::Signal> a, b;
@@ -126,7 +127,7 @@ TEST(ReaderTest, IrregularOffsetsAreReadOnceAndSharedWithinARead) {
 
 TEST(ReaderTest, LookupsByIdKeepOrderShareObjectsAndNameEveryMissingId) {
   auto w = testing::WriteFixture({}, 3);
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   const std::vector<int64_t> ids{3, 1, 3};
   auto records = reader.GetRecords(ids);
   ASSERT_EQ(records.size(), 3u);
@@ -150,7 +151,7 @@ TEST(ReaderTest, LookupsByIdKeepOrderShareObjectsAndNameEveryMissingId) {
 
 TEST(ReaderTest, RecordStreamsAreBoundedAndCheckIdsFirst) {
   auto w = testing::WriteFixture({}, 5);
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   EXPECT_EQ(reader.RecordIds().size(), 7u);
   RecordStream all = reader.IterRecords({.batch_size = 3});
   std::vector<int64_t> seen;
@@ -168,7 +169,7 @@ TEST(ReaderTest, RecordStreamsAreBoundedAndCheckIdsFirst) {
 
 TEST(ReaderTest, TaskStreamsFilterAndCoverEveryTask) {
   auto w = testing::WriteFixture();
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   EXPECT_EQ(reader.ReadTasks().size(), 3u);
   EXPECT_EQ(reader.ReadTasks({.split = model::Split::kTest}).size(), 1u);
   EXPECT_EQ(reader.ReadTasks({.type = model::TaskType::kForecasting}).size(), 1u);
@@ -194,7 +195,7 @@ TEST(ReaderTest, TaskStreamsFilterAndCoverEveryTask) {
 // between batches is harmless, and every task equals its ReadTasks twin.
 TEST(ReaderTest, IterTasksSharesRecordsAcrossBatches) {
   auto w = testing::WriteFixture();
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   const auto all = reader.ReadTasks();
   auto stream_all = [&](const LoadPlan& load) {
     std::vector<std::shared_ptr<model::Task>> out;
@@ -233,7 +234,7 @@ TEST(ReaderTest, IterTasksSharesRecordsAcrossBatches) {
 
 TEST(ReaderTest, HandlesStayReadableAfterClose) {
   auto w = testing::WriteFixture();
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   auto lead = reader.GetSignal(*w->fixture.lead->id());
   reader.Close();
   EXPECT_EQ(*lead->LoadValues(), *w->fixture.lead->LoadValues());
@@ -246,7 +247,7 @@ TEST(ReaderIntegrityTest, VerifyPassesAfterReadsAndNamesEachCorruptFile) {
   auto w = testing::WriteFixture();
   const fs::path dir = w->result.release_dir;
   {
-    Reader reader = Reader::Open(dir);
+    Reader reader = testing::OpenForRead(dir);
     reader.Read(LoadPlan::AllEager());
     EXPECT_NO_THROW(reader.Verify());
   }
@@ -255,13 +256,13 @@ TEST(ReaderIntegrityTest, VerifyPassesAfterReadsAndNamesEachCorruptFile) {
   for (const auto& p : w->result.manifest.files.payloads) files.push_back(p.path);
   for (const std::string& file : files) {
     testing::FlipByte(dir / file, 100);
-    Reader reader = Reader::Open(dir);  // same size: open succeeds
+    Reader reader = testing::OpenForRead(dir);  // same size: open succeeds
     try {
       reader.Verify();
       ADD_FAILURE() << "corruption of " << file << " not found";
     } catch (const FileError& e) {
       ASSERT_TRUE(e.path().has_value());
-      EXPECT_EQ(*e.path(), dir / file);
+      EXPECT_EQ(*e.path(), reader.path() / file);  // the directory, or the URL it is served at
     }
     testing::FlipByte(dir / file, 100);  // restore
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "scratch_dir.h"
+#include "support/serve_release.h"
 #include "timef/demo.h"
 #include "timef/error.h"
 #include "timef/model/dump.h"
@@ -53,8 +54,8 @@ class RowCacheReaderTest : public ::testing::Test {
 TEST_F(RowCacheReaderTest, RecordsByIdAreTheSameWithAndWithoutTheCache) {
   for (const fs::path& release : releases_) {
     SCOPED_TRACE(release.string());
-    Reader cached = Reader::Open(release);
-    Reader uncached = Reader::Open(release, Uncached());
+    Reader cached = testing::OpenForRead(release);
+    Reader uncached = testing::OpenForRead(release, Uncached());
     const std::vector<int64_t> ids = cached.RecordIds();
     ASSERT_GE(ids.size(), 3u);
     const model::DumpOptions with_values{.values = true};
@@ -89,8 +90,8 @@ TEST_F(RowCacheReaderTest, RecordsByIdAreTheSameWithAndWithoutTheCache) {
 TEST_F(RowCacheReaderTest, IterRecordsBatchesAreTheSameWithAndWithoutTheCache) {
   for (const fs::path& release : releases_) {
     SCOPED_TRACE(release.string());
-    Reader cached = Reader::Open(release);
-    Reader uncached = Reader::Open(release, Uncached());
+    Reader cached = testing::OpenForRead(release);
+    Reader uncached = testing::OpenForRead(release, Uncached());
     RecordStream a = cached.IterRecords({.batch_size = 2});
     RecordStream b = uncached.IterRecords({.batch_size = 2});
     int batches = 0;
@@ -113,8 +114,8 @@ TEST_F(RowCacheReaderTest, IterRecordsBatchesAreTheSameWithAndWithoutTheCache) {
 TEST_F(RowCacheReaderTest, SignalsByIdAreTheSameWithAndWithoutTheCache) {
   for (const fs::path& release : releases_) {
     SCOPED_TRACE(release.string());
-    Reader cached = Reader::Open(release);
-    Reader uncached = Reader::Open(release, Uncached());
+    Reader cached = testing::OpenForRead(release);
+    Reader uncached = testing::OpenForRead(release, Uncached());
     for (const auto& record : cached.GetRecords(cached.RecordIds())) {
       for (const auto& signal : record->Signals()) {
         const auto a = cached.GetSignal(*signal->id(), LoadPlan::AllEager());
@@ -131,7 +132,7 @@ TEST_F(RowCacheReaderTest, SignalsByIdAreTheSameWithAndWithoutTheCache) {
 }
 
 TEST_F(RowCacheReaderTest, UnknownIdsAreNamedAndCloseEmptiesTheCache) {
-  Reader reader = Reader::Open(releases_.front());
+  Reader reader = testing::OpenForRead(releases_.front());
   const std::vector<int64_t> ids = reader.RecordIds();
   reader.GetRecords(ids);
   const uint64_t loads = reader.counters().catalog_cache_loads;
@@ -155,8 +156,8 @@ TEST_F(RowCacheReaderTest, UnknownIdsAreNamedAndCloseEmptiesTheCache) {
 TEST_F(RowCacheReaderTest, ATinyBudgetFallsBackToSqlWithTheSameResult) {
   ReaderOptions tiny;
   tiny.catalog_cache_bytes = 64;  // smaller than any of the record queries' results
-  Reader small = Reader::Open(releases_.front(), tiny);
-  Reader uncached = Reader::Open(releases_.front(), Uncached());
+  Reader small = testing::OpenForRead(releases_.front(), tiny);
+  Reader uncached = testing::OpenForRead(releases_.front(), Uncached());
   const std::vector<int64_t> ids = small.RecordIds();
   EXPECT_EQ(model::DumpRecords(small.GetRecords(ids)),
             model::DumpRecords(uncached.GetRecords(ids)));

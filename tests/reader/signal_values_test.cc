@@ -7,6 +7,7 @@
 #include <set>
 
 #include "release_fixture.h"
+#include "support/serve_release.h"
 #include "timef/error.h"
 #include "timef/reader.h"
 #include "timef/writer.h"
@@ -34,7 +35,7 @@ std::vector<std::pair<std::shared_ptr<model::Signal>, int64_t>> AllSignals(
 
 TEST(SignalValuesTest, EverySignalReadsBackExactlyWithItsRecordAndSpec) {
   auto w = WriteTwoEcgRecords();
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   const auto signals = AllSignals(*w);
   ASSERT_GE(signals.size(), 8u);
   std::vector<int64_t> ids;
@@ -69,7 +70,7 @@ TEST(SignalValuesTest, DictionaryCacheServesRepeatReadsAndStaysExactWithoutRoom)
           << signal->Describe();
     }
   };
-  Reader cached = Reader::Open(w->result.release_dir);
+  Reader cached = testing::OpenForRead(w->result.release_dir);
   pass(cached);
   const ReaderCounters first = cached.counters();
   ASSERT_GT(first.dictionary_pages_decoded, 0u) << "the fixture has dictionary-encoded shards";
@@ -80,7 +81,7 @@ TEST(SignalValuesTest, DictionaryCacheServesRepeatReadsAndStaysExactWithoutRoom)
 
   ReaderOptions tiny;
   tiny.dictionary_cache_bytes = 1;
-  Reader uncached = Reader::Open(w->result.release_dir, tiny);
+  Reader uncached = testing::OpenForRead(w->result.release_dir, tiny);
   pass(uncached);
   pass(uncached);
   const ReaderCounters none = uncached.counters();
@@ -102,7 +103,7 @@ TEST(SignalValuesTest, APassInRecordOrderDecodesEachPageOnce) {
   WriteOptions options;
   options.data_page_target_bytes = 64 * 1024;  // several signals per page
   auto w = WriteTwoEcgRecords(options, 6);
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   std::map<int64_t, std::shared_ptr<const model::ValueArray>> written;
   for (const auto& [signal, record_id] : AllSignals(*w)) {
     if (signal->has_values()) written[*signal->id()] = signal->LoadValues();
@@ -125,7 +126,7 @@ TEST(SignalValuesTest, APassInRecordOrderDecodesEachPageOnce) {
   EXPECT_EQ(pass.data_pages_decoded + pass.data_pages_resumed, pass.chunks_read);
 
   // In reverse ID order no read starts where another stopped: every read decodes its page.
-  Reader reverse = Reader::Open(w->result.release_dir);
+  Reader reverse = testing::OpenForRead(w->result.release_dir);
   for (auto it = written.rbegin(); it != written.rend(); ++it) {
     ASSERT_EQ(*reverse.GetSignalValues(it->first).LoadValues(), *it->second);
   }
@@ -143,7 +144,7 @@ TEST(SignalValuesTest, SignalIdsListEverySignalOnceInStorageOrder) {
   std::map<int64_t, std::shared_ptr<model::Signal>> written;
   for (const auto& [signal, record_id] : AllSignals(*w)) written[*signal->id()] = signal;
 
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   const std::vector<int64_t> ids = reader.SignalIds();
   ASSERT_EQ(ids.size(), written.size());
   std::set<int64_t> seen;
@@ -178,7 +179,7 @@ TEST(SignalValuesTest, SignalIdsListEverySignalOnceInStorageOrder) {
   ASSERT_GT(with_values, 0u);
   const ReaderCounters values_only = reader.counters();
 
-  Reader by_records = Reader::Open(w->result.release_dir);
+  Reader by_records = testing::OpenForRead(w->result.release_dir);
   RecordStream stream = by_records.IterRecords();
   while (auto batch = stream.Next()) {
     for (const auto& record : *batch) {
@@ -199,7 +200,7 @@ TEST(SignalValuesTest, AfterTheFirstLookupReadsRunNoSqlAndTouchOnlyTheirShard) {
   options.shard_target_bytes = 32 * 1024;
   options.data_page_target_bytes = 1024;
   auto w = WriteTwoEcgRecords(options);
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   const int64_t lead = *w->fixture.lead2->id();
   const SignalValuesRef ref = reader.GetSignalValues(lead);
   ReaderCounters c = reader.counters();
@@ -231,7 +232,7 @@ TEST(SignalValuesTest, AfterTheFirstLookupReadsRunNoSqlAndTouchOnlyTheirShard) {
 TEST(SignalValuesTest, PartialIndexQueriesOnlyWhatItLacks) {
   auto w = WriteTwoEcgRecords();
   // A threshold below the release's chunk count: each request indexes the signals it names.
-  Reader reader = Reader::Open(w->result.release_dir, ReaderOptions{.index_all_chunks = 1});
+  Reader reader = testing::OpenForRead(w->result.release_dir, ReaderOptions{.index_all_chunks = 1});
   const int64_t a = *w->fixture.lead->id(), b = *w->fixture.rhythm->id();
   EXPECT_EQ(*reader.GetSignalValues(a).LoadValues(), *w->fixture.lead->LoadValues());
   EXPECT_EQ(reader.counters().signals_indexed, 1u);
@@ -254,7 +255,7 @@ TEST(SignalValuesTest, PartialIndexQueriesOnlyWhatItLacks) {
 
 TEST(SignalValuesTest, BadIdsAndWindowsAreRefusedLikeSignalReads) {
   auto w = WriteTwoEcgRecords();
-  Reader reader = Reader::Open(w->result.release_dir);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
   EXPECT_THROW(reader.GetSignalValues(0), ValidationError);
   try {
     reader.GetSignalValues(std::vector<int64_t>{*w->fixture.lead->id(), 777, 778});

@@ -26,6 +26,7 @@ PUBLIC_OWNERS = {
     "timef/model.h": "model",
     "timef/reader.h": "reader",
     "timef/registry.h": "registry",
+    "timef/remote.h": "reader",
     "timef/timef.h": None,
     "timef/units.h": "core",
     "timef/value_pages.h": "reader",

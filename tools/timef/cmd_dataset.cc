@@ -17,6 +17,7 @@
 #include "options.h"
 #include "progress.h"
 #include "release_dir.h"
+#include "remote/url.h"
 #include "table.h"
 #include "timef/demo.h"
 #include "timef/legacy.h"
@@ -98,6 +99,12 @@ int RunDemo(const std::string& registry) {
   return kExitOk;
 }
 
+// A legacy directory read through its native form; a remote release is never one (Reader::Open
+// reads only native manifests by URL, docs/remote.md).
+bool IsLegacyReader(const Reader& reader) {
+  return !remote::IsUrl(reader.path().string()) && IsLegacyRelease(reader.path());
+}
+
 int RunInfo(const std::string& path) {
   Reader reader = OpenRelease(path);
   const manifest::Manifest& m = reader.manifest();
@@ -105,7 +112,7 @@ int RunInfo(const std::string& path) {
   fmt::print("dataset      {}\n", Shown(m.Ref()));
   fmt::print("name         {}\n", Shown(card.name));
   fmt::print("license      {}\n", ToString(card.license));
-  const bool legacy = IsLegacyRelease(reader.path());
+  const bool legacy = IsLegacyReader(reader);
   if (legacy) fmt::print("layout       legacy (read with the IDs of its upgrade)\n");
   if (const auto& upgraded = m.build_env.upgraded_from) {
     fmt::print("upgraded_from legacy format {}, manifest {}\n", upgraded->timef_format_version,
@@ -205,7 +212,7 @@ int RunVerify(const std::string& path) {
     reader.Verify();
   }
   bar.Finish();
-  if (IsLegacyRelease(reader.path())) {
+  if (IsLegacyReader(reader)) {
     // docs/format.md §15: the legacy manifest's own parts were hashed.
     const std::vector<manifest::FilePart> legacy = LegacyFiles(reader.path());
     fmt::print("ok: legacy release, {} files, {} bytes verified\n", legacy.size(),
@@ -234,8 +241,8 @@ void RegisterDatasetCommands(CLI::App& app, Action& action) {
   // Registered by task: CLI11 lists the groups of `timef --help` in the order they first appear.
   auto release = std::make_shared<std::string>();
   const char* kReleaseHelp =
-      "A committed release directory (<root>/<org>/<name>/<version>), or a ref "
-      "org/name[@x.y.z] resolved in --root";
+      "A committed release directory (<root>/<org>/<name>/<version>), an http(s):// URL of one "
+      "(docs/remote.md), or a ref org/name[@x.y.z] resolved in --root";
   CLI::App* info = app.add_subcommand(
       "info", "Summarize a release: card, counts, task types, specs, files, encodings");
   info->group(kGroupInspect);

@@ -1,9 +1,11 @@
-// `timef ls` and `timef gc`: a registry root's datasets and versions, and the explicit cleanup of
-// stale staging directories (docs/format.md §3.3 DECIDE: never automatic).
+// `timef ls`, `timef gc` and `timef pull`: a registry root's datasets and versions, the explicit
+// cleanup of stale staging directories (docs/format.md §3.3 DECIDE: never automatic), and
+// downloading a release.
 #include <fmt/core.h>
 
 #include <charconv>
 #include <chrono>
+#include <iostream>
 #include <memory>
 #include <string>
 
@@ -13,6 +15,7 @@
 #include "table.h"
 #include "timef/error.h"
 #include "timef/registry.h"
+#include "timef/remote.h"
 
 namespace timef::cli {
 namespace {
@@ -119,6 +122,22 @@ CLI::Validator Duration(std::chrono::seconds& out) {
 
 }  // namespace
 
+struct PullArgs {
+  std::string url;
+  std::string dir;
+  int threads = PullOptions{}.threads;
+};
+
+// `timef pull URL DIR`: the release at URL downloaded into the new directory DIR
+// (docs/remote.md "Pull"); prints what it did on stderr.
+int RunPull(const PullArgs& args) {
+  const PullResult result = PullRelease(args.url, args.dir, PullOptions{.threads = args.threads});
+  std::cerr << "pulled " << result.release_dir.string() << " (" << result.files_downloaded
+            << " files, " << result.bytes_downloaded << " bytes downloaded; " << result.files_kept
+            << " kept from an earlier pull)\n";
+  return kExitOk;
+}
+
 void RegisterRegistryCommands(CLI::App& app, Action& action) {
   auto ls = std::make_shared<LsArgs>();
   CLI::App* ls_cmd = app.add_subcommand(
@@ -139,6 +158,21 @@ void RegisterRegistryCommands(CLI::App& app, Action& action) {
       ->check(Duration(gc->older_than));
   gc_cmd->add_flag("--dry-run", gc->dry_run, "List what would be removed; remove nothing");
   gc_cmd->callback([&action, gc] { action = [gc] { return RunGc(*gc); }; });
+
+  auto pull = std::make_shared<PullArgs>();
+  CLI::App* pull_cmd = app.add_subcommand(
+      "pull", "Download a release from its http(s) URL into a new directory (sha256 checked)");
+  pull_cmd->group(kGroupWrite);
+  pull_cmd->add_option("URL", pull->url, "The release's URL (<root>/<org>/<name>/<version>)")
+      ->required();
+  pull_cmd
+      ->add_option("DIR", pull->dir,
+                   "The new release directory; an interrupted pull leaves DIR.part, which "
+                   "the next pull resumes")
+      ->required();
+  pull_cmd->add_option("--threads", pull->threads, "Files downloaded at once (1 to 64, default 4)")
+      ->check(CLI::Range(1, 64));
+  pull_cmd->callback([&action, pull] { action = [pull] { return RunPull(*pull); }; });
 }
 
 }  // namespace timef::cli

@@ -1,0 +1,46 @@
+// libFuzzer target: the release URL parser (src/remote/url.h, docs/remote.md). Any input either
+// raises a timef::ValidationError or parses into parts that keep their promises: an http or https
+// scheme, a non-empty host, a redacted form with neither credentials nor query, and a join that
+// refuses paths leaving the directory. RedactedUrl never shows what follows '?' or precedes '@'.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "remote/url.h"
+#include "timef/error.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  // The input is "<url>\n<relative path>" (the path optional).
+  const std::size_t newline = text.find('\n');
+  const std::string_view url_text = text.substr(0, newline);
+  const std::string_view relative =
+      newline == std::string_view::npos ? std::string_view() : text.substr(newline + 1);
+  const std::string redacted = timef::remote::RedactedUrl(url_text);
+  if (timef::remote::IsUrl(url_text) && redacted.find('?') != std::string::npos) std::abort();
+  try {
+    const timef::remote::Url url = timef::remote::Url::Parse(url_text);
+    if (url.scheme != "http" && url.scheme != "https") std::abort();
+    if (url.authority.empty() || url.path.empty() || url.path.front() != '/') std::abort();
+    const std::string shown = url.Redacted();
+    if (shown.find('?') != std::string::npos) std::abort();
+    if (!url.userinfo.empty() && shown.starts_with(url.scheme + "://" + url.userinfo + "@")) {
+      std::abort();
+    }
+    try {
+      const timef::remote::Url joined = url.Join(relative);
+      // What the join appended: no segment that is empty, "." or "..".
+      const std::string added = "/" + joined.path.substr(joined.path.size() - relative.size());
+      if (added.find("/../") != std::string::npos || added.ends_with("/..") ||
+          added.find("//") != std::string::npos || added.find("/./") != std::string::npos ||
+          added.ends_with("/.") || relative.empty()) {
+        std::abort();
+      }
+    } catch (const timef::ValidationError&) {
+    }
+  } catch (const timef::ValidationError&) {
+  }
+  return 0;
+}

@@ -1,0 +1,85 @@
+// Reader::Open of a release URL (docs/remote.md): the manifest fetched and checked, payload
+// sources resolved against the same remote root, every file read through the HTTP(S) transport
+// with the manifest's sizes, and the catalog fetched into the verified local cache.
+#include <map>
+#include <memory>
+#include <string>
+
+#include "reader/payload_sources.h"
+#include "reader/reader_state.h"
+#include "reader/remote_release.h"
+#include "remote/http_file.h"
+#include "remote/object_cache.h"
+#include "remote/url.h"
+#include "timef/error.h"
+#include "timef/manifest.h"
+#include "timef/reader.h"
+
+namespace timef {
+namespace fs = std::filesystem;
+
+namespace {
+
+// A manifest larger than this is refused before it is parsed.
+constexpr std::uint64_t kMaxManifestBytes = std::uint64_t{256} << 20;
+
+}  // namespace
+
+manifest::Manifest FetchManifest(remote::HttpClient& client, const std::string& manifest_url,
+                                 std::string* bytes) {
+  const std::vector<std::byte> body = client.Fetch(manifest_url, kMaxManifestBytes);
+  const std::string_view text(reinterpret_cast<const char*>(body.data()), body.size());
+  manifest::Manifest m = manifest::ParseManifest(text, remote::RedactedUrl(manifest_url));
+  if (bytes != nullptr) bytes->assign(text);
+  return m;
+}
+
+RemoteManifest FetchReleaseManifest(remote::HttpClient& client, std::string_view text) {
+  remote::Url url = remote::Url::Parse(text);
+  if (!url.userinfo.empty() || !url.query.empty()) {
+    throw ValidationError({.object = "URL", .where = url.Redacted()},
+                          "a release URL carries no credentials or query string (a bearer token "
+                          "goes in $TIMEF_HTTP_TOKEN, docs/remote.md)");
+  }
+  while (url.path.size() > 1 && url.path.ends_with('/')) url.path.pop_back();
+  RemoteManifest out{.url = url, .bytes = {}, .manifest = {}};
+  out.manifest = FetchManifest(client, url.Join(manifest::kManifestFileName).Full(), &out.bytes);
+  return out;
+}
+
+Reader Reader::OpenRemote(const std::string& text, const ReaderOptions& options) {
+  auto client = std::make_shared<remote::HttpClient>();
+  RemoteManifest fetched = FetchReleaseManifest(*client, text);
+  const fs::path base(fetched.url.Full());
+  const ManifestFetch fetch = [client](const fs::path& manifest_url) {
+    return FetchManifest(*client, manifest_url.string());
+  };
+  manifest::Manifest m = std::move(fetched.manifest);
+  ResolvedSources sources = ResolvePayloadSources(base, m, options.sources_root, fetch);
+  // Every size the readers may need: the own files and each source's pins, by the name
+  // ReaderState resolves them to.
+  std::map<std::string, std::uint64_t> sizes;
+  auto add = [&](const fs::path& dir, const manifest::FilePart& part) {
+    sizes[(dir / part.path).string()] = static_cast<std::uint64_t>(part.size);
+  };
+  add(base, m.files.control);
+  for (const auto& part : m.files.time_series) add(base, part);
+  for (const auto& part : m.files.payloads) add(base, part);
+  for (const auto& [ref, source] : sources) {
+    for (const auto& pin : source.pins) add(source.dir, pin);
+  }
+  const manifest::FilePart control = m.files.control;
+  const fs::path cache_dir = remote::DefaultCacheDir();
+  auto state = std::make_shared<ReaderState>(
+      base, std::move(m), options, std::move(sources),
+      std::make_shared<remote::HttpFileOpener>(client, std::move(sizes)));
+  const std::string control_url = (base / control.path).string();
+  state->set_catalog_file([client, control_url, control, cache_dir] {
+    return remote::CachedObject(*client, control_url, std::string(manifest::kControlFileName),
+                                static_cast<std::uint64_t>(control.size), control.checksum,
+                                cache_dir);
+  });
+  return Reader(std::move(state));
+}
+
+}  // namespace timef

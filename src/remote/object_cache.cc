@@ -1,0 +1,79 @@
+#include "remote/object_cache.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <random>
+#include <system_error>
+
+#include "core/checksum.h"
+#include "remote/url.h"
+#include "timef/error.h"
+
+namespace timef::remote {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::optional<std::string> Env(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') return std::nullopt;
+  return std::string(value);
+}
+
+// A random name part: with the pid, no two downloads share a .part file.
+std::uint64_t NextDownload() {
+  std::random_device random;
+  return (std::uint64_t{random()} << 32) | random();
+}
+
+}  // namespace
+
+fs::path DefaultCacheDir() {
+  if (auto dir = Env("TIMEF_CACHE_DIR")) return fs::path(*dir);
+  if (auto dir = Env("XDG_CACHE_HOME")) return fs::path(*dir) / "timef";
+  if (auto home = Env("HOME")) return fs::path(*home) / ".cache" / "timef";
+  throw ValidationError({.object = "cache directory"},
+                        "none of TIMEF_CACHE_DIR, XDG_CACHE_HOME and HOME is set");
+}
+
+fs::path CachedObject(HttpClient& client, const std::string& url, const std::string& name,
+                      std::uint64_t size, const std::string& checksum, const fs::path& cache_dir) {
+  if (!IsValidChecksum(checksum)) {
+    throw FormatError({.file = RedactedUrl(url), .where = "checksum"},
+                      "the manifest's checksum '" + checksum + "' is not sha256:<64 hex>");
+  }
+  const fs::path dir = cache_dir / "objects" / checksum.substr(7);
+  const fs::path file = dir / name;
+  std::error_code ec;
+  if (fs::is_regular_file(file, ec)) {
+    if (fs::file_size(file, ec) == size && !ec && FileChecksum(file) == checksum) return file;
+    fs::remove(file, ec);  // damaged: fetched again below
+  }
+  fs::create_directories(dir, ec);
+  if (ec) throw FileError({.file = dir}, "cannot create the cache directory: " + ec.message(), ec);
+  const fs::path part = dir / (name + "." + std::to_string(::getpid()) + "." +
+                               std::to_string(NextDownload()) + ".part");
+  struct RemovePart {
+    const fs::path& part;
+    ~RemovePart() {
+      std::error_code ignored;
+      fs::remove(part, ignored);
+    }
+  } remove_part{part};
+  Sha256 hash;
+  client.Download(
+      url, size, part, [&](std::span<const std::byte> bytes) { hash.Update(bytes); },
+      [&] { hash = Sha256(); });
+  const std::string got = hash.Finish();
+  if (got != checksum) {
+    throw FormatError({.file = RedactedUrl(url), .where = "checksum"},
+                      "downloaded sha256 " + got + " differs from the manifest's " + checksum);
+  }
+  fs::rename(part, file, ec);
+  if (ec)
+    throw FileError({.file = file}, "cannot move the download into place: " + ec.message(), ec);
+  return file;
+}
+
+}  // namespace timef::remote
