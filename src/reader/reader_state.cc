@@ -32,11 +32,7 @@ std::uint64_t CheckedDecodeBudget(std::int64_t bytes) {
 }
 
 catalog::CatalogIdentity IdentityOf(const manifest::Manifest& m) {
-  catalog::CatalogIdentity identity{m.dataset_id, m.metadata.dataset_version, {}};
-  for (const auto& p : m.metadata.parents) {
-    identity.parents.push_back(catalog::ParentRow{p.alias, p.dataset_id, p.version});
-  }
-  return identity;
+  return catalog::CatalogIdentity{m.dataset_id, m.metadata.dataset_version, m.metadata.parents};
 }
 
 }  // namespace
