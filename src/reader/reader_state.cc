@@ -221,7 +221,7 @@ void ReaderState::StartSignals(SignalBatch& batch, bool caller_runs_first) {
   weights.reserve(batch.signals_.size());
   for (const auto& signal : batch.signals_) {
     std::int64_t values = 0;
-    for (const values::ChunkRef& chunk : signal->chunks()) values += chunk.n_values;
+    for (const values::ChunkRef& chunk : signal->chunks()) values += chunk.locator.n_values;
     weights.push_back(values);
   }
   batch.values_.assign(batch.signals_.size(), nullptr);
@@ -249,15 +249,15 @@ model::ValueArray ReaderState::ReadSignalOn(values::ChunkReader& lane,
 
 model::ValueArray ReaderState::ReadChunkOn(values::ChunkReader& lane, const values::ChunkRef& chunk,
                                            const model::Spec& spec) {
-  if (!chunk.zarr) return lane.Read(chunk, spec);
+  if (!chunk.zarr()) return lane.Read(chunk, spec);
   std::lock_guard lock(files_mutex_);
-  const std::string what = "Zarr store file of '" + chunk.value_path + "'";
-  return zarr_.Read(
-      chunk.value_path, chunk.row_group, chunk.n_values, spec, [&](const std::string& relative) {
-        fs::path file = Resolve(chunk.payload_source, relative, StoredFile::kValues, false, what);
-        CheckZarrFileOnce(chunk.payload_source, relative, file);
-        return file;
-      });
+  const ChunkLocator& l = chunk.locator;
+  const std::string what = "Zarr store file of '" + l.value_path + "'";
+  return zarr_.Read(l.value_path, l.major, l.n_values, spec, [&](const std::string& relative) {
+    fs::path file = Resolve(l.payload_source, relative, StoredFile::kValues, false, what);
+    CheckZarrFileOnce(l.payload_source, relative, file);
+    return file;
+  });
 }
 
 void ReaderState::CheckZarrFileOnce(const std::optional<std::string>& payload_source,
@@ -278,17 +278,17 @@ void ReaderState::CheckZarrFileOnce(const std::optional<std::string>& payload_so
 
 std::string ReaderState::ReadText(const payload::TextRef& ref) {
   std::lock_guard lock(files_mutex_);
-  if (const auto* hit = text_cache_.Find(ref.file, ref.row, false)) return hit->front();
+  if (const auto* hit = text_cache_.Find(ref.file, ref.locator.row, false)) return hit->front();
   std::string value = payloads_.ReadText(ref);
-  text_cache_.Put(ref.file, ref.row, false, {value});
+  text_cache_.Put(ref.file, ref.locator.row, false, {value});
   return value;
 }
 
 std::vector<std::string> ReaderState::ReadTextList(const payload::TextRef& ref) {
   std::lock_guard lock(files_mutex_);
-  if (const auto* hit = text_cache_.Find(ref.file, ref.row, true)) return *hit;
+  if (const auto* hit = text_cache_.Find(ref.file, ref.locator.row, true)) return *hit;
   std::vector<std::string> value = payloads_.ReadTextList(ref);
-  text_cache_.Put(ref.file, ref.row, true, value);
+  text_cache_.Put(ref.file, ref.locator.row, true, value);
   return value;
 }
 

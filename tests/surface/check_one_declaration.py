@@ -26,6 +26,14 @@ CONCEPTS = {
     "TextLocator": "src/core/locators.h",
 }
 
+# A locator resolved to the file to open: holds the concept's locator, and repeats none of its
+# fields (under their names or the names they had when these were twins: row_group, row, name).
+RESOLVED = {
+    "ChunkRef": ("ChunkLocator", {"row_group", "row", "name"}),
+    "TextRef": ("TextLocator", {"name"}),
+    "OffsetsRef": ("OffsetsLocator", {"name"}),
+}
+
 # Types that were twins of the concepts above and were folded into them.
 RETIRED = [
     "AuditCounts", "AuditSpec", "AuditDescriptor",  # catalog audit facts
@@ -129,6 +137,17 @@ def main():
                 if set(concept_members) <= set(fields):
                     problems.append(f"{rel}: {other} repeats every member of {name} ({home}): "
                                     "use the one type")
+
+    for name, (concept, old_names) in RESOLVED.items():
+        concept_fields = set(next((f for rel, f in declared.get(concept, [])
+                                   if rel == CONCEPTS[concept]), []))
+        for rel, fields in declared.get(name, []):
+            if "locator" not in fields:
+                problems.append(f"{rel}: {name} does not hold its {concept} (member `locator`)")
+            repeated = sorted((set(fields) - {"file"}) & (concept_fields | old_names))
+            if repeated:
+                problems.append(f"{rel}: {name} repeats {concept} fields {repeated}: use "
+                                f"`locator`")
 
     for problem in problems:
         print(problem)
