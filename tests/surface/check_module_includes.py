@@ -30,6 +30,7 @@ PUBLIC_OWNERS = {
     "timef/units.h": "core",
     "timef/version.h": "core",
     "timef/vocabulary.h": "core",
+    "timef/write_options.h": "core",
     "timef/writer.h": "writer",
 }
 PUBLIC_PREFIX_OWNERS = {"timef/model/": "model"}
