@@ -30,6 +30,11 @@
 
 namespace timef {
 
+// Ownership and lifetime: holds a reference to the child dataset (which must outlive it) and one
+// to each parent Reader given to AddParent (each must stay open until Write). Not thread-safe:
+// one thread uses a Composer, and the parent Readers, while it imports and writes. Errors:
+// ValidationError for a bad or unknown alias, an object imported twice or a parent-owned object the
+// child changed, NotFoundError for unknown IDs; the reader's and writer's own errors propagate.
 class Composer {
  public:
   // `child` must outlive the composer; it may already hold objects of its own.
@@ -86,6 +91,9 @@ class Composer {
 // base's stored high-water marks, so a removed ID is never reused. Everything is read lazily and
 // written by reference: unchanged values, offsets and text stay in the release that stores them
 // (the base, or the base's own payload sources). Parents, parent cards and lineage carry over.
+// Ownership and lifetime: owns the new dataset (dataset()), holds a reference to `base` (which
+// must stay open until Write). Not thread-safe: one thread uses an Editor and its base Reader.
+// Errors as for Composer.
 class Editor {
  public:
   // Reads `base` (lazily); `base` must stay open until Write(). ValidationError for a version

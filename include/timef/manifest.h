@@ -14,6 +14,9 @@
 #include <vector>
 
 #include "timef/json.h"
+#include "timef/model/parent.h"
+#include "timef/model/schema.h"
+#include "timef/model/spec.h"
 #include "timef/vocabulary.h"
 
 namespace timef::manifest {
@@ -30,6 +33,12 @@ using ::timef::ParseModality;
 using ::timef::ParseTaskType;
 using ::timef::TaskType;
 using ::timef::ToString;
+
+// The concepts the manifest shares with the model and the catalog, declared once in the model.
+using ::timef::model::AnnotationDescriptor;
+using ::timef::model::ParentRelease;
+using ::timef::model::Schema;
+using ::timef::model::Spec;
 
 inline constexpr int64_t kManifestFormatVersion = 1;
 inline constexpr std::string_view kManifestFileName = "manifest.json";
@@ -99,16 +108,6 @@ std::optional<ValuesBackend> ParseValuesBackend(std::string_view text);
 
 // ---- The dataset card (§5.2) ----
 
-// One entry of `metadata.parents`: an exact parent release under a local alias.
-struct ParentEntry {
-  std::string alias;       // ^[a-z][a-z0-9_-]*$
-  std::string dataset_id;  // org/name
-  std::string version;     // x.y.z
-
-  std::string Ref() const { return dataset_id + "@" + version; }
-  bool operator==(const ParentEntry&) const = default;
-};
-
 struct Card {
   std::string dataset_id;
   std::string dataset_version;
@@ -125,7 +124,7 @@ struct Card {
   std::optional<std::string> citation;
   Access access = Access::kOpen;
   std::optional<std::string> access_url;  // required when access is not `open`
-  std::vector<ParentEntry> parents;
+  std::vector<ParentRelease> parents;
   std::optional<ValueEncodingChoice> value_encoding;
 
   // `dataset_id@dataset_version`.
@@ -134,40 +133,8 @@ struct Card {
 };
 
 // ---- The derived schema (§5.3) ----
-
-struct TimeSeriesSpec {
-  std::string spec_type;
-  std::string name;
-  std::optional<std::string> unit_value;  // canonical unit; nullopt = unknown (not dimensionless)
-  DType dtype = DType::kFloat32;
-  std::vector<std::string> categories;  // non-empty iff dtype is enum
-  std::vector<int64_t> value_shape;     // [] = scalar per timestep
-  std::vector<std::string> dimension_names;
-  bool nullable = false;
-  Modality modality = Modality::kTimeSeries;
-
-  bool operator==(const TimeSeriesSpec&) const = default;
-};
-
-struct AnnotationDescriptor {
-  std::string key;
-  AnnotationType annotation_type = AnnotationType::kStatic;
-  std::optional<AnnotationValueType> value_type;
-  std::optional<std::string> unit;  // canonical unit
-  std::optional<std::string> description;
-
-  bool operator==(const AnnotationDescriptor&) const = default;
-};
-
-// Serialized as {"time_series_specs": [...], "annotations": [...], "tasks": [{"task_type": T}]}.
-// Each list is sorted by its key field (spec_type, key, task type name) and unique by it.
-struct Schema {
-  std::vector<TimeSeriesSpec> time_series_specs;
-  std::vector<AnnotationDescriptor> annotations;
-  std::vector<TaskType> tasks;
-
-  bool operator==(const Schema&) const = default;
-};
+// The model's types (timef/model/schema.h, timef/model/spec.h): one declaration per concept.
+// Spec::unit is the manifest's `unit_value`.
 
 // ---- Counts (§5.4) ----
 

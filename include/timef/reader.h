@@ -167,7 +167,10 @@ struct ReaderOptions {
 
 // A signal's stored values found through the reader's compact locator index, without building its
 // record (docs/format.md §11.5). Once the index holds the signal, reading costs no SQL: a hash
-// lookup and the decode of the pages that hold the values.
+// lookup and the decode of the pages that hold the values. A copyable handle: it shares the
+// reader's state (so it keeps working after the Reader is closed or destroyed, reopening what it
+// needs) and may be used from any thread, like the reader's lazy handles. LoadValues() and
+// ReadSteps() throw FormatError/FileError for stored values that cannot be read.
 class SignalValuesRef {
  public:
   std::int64_t id() const { return id_; }

@@ -28,6 +28,10 @@ struct RegistryRelease {
   std::filesystem::path dir;
 };
 
+// A value holding only the root path: copyable, and safe to use from any number of threads (each
+// call reads the directory tree again; what it opens is the caller's). Errors: FileError for a
+// root or release directory that cannot be read, NotFoundError for a reference with no release,
+// ValidationError for a malformed reference; Open()ed readers raise their own errors.
 class Registry {
  public:
   // FileError naming `root` when it is not a directory.

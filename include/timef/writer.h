@@ -11,6 +11,7 @@
 
 #include "timef/manifest.h"
 #include "timef/model.h"
+#include "timef/write_options.h"
 
 namespace timef {
 
@@ -27,34 +28,21 @@ struct WriteProgress {
   std::string shard;
 };
 
-// docs/format.md §7.3 defaults.
+// How WriteRelease writes. Plain data, copied by the writer; `progress` is called as it says.
 struct WriteOptions {
-  std::int64_t chunk_max_bytes = 1024 * 1024;
-  std::int64_t row_group_target_bytes = 4 * 1024 * 1024;
-  std::int64_t shard_target_bytes = 128 * 1024 * 1024;
-  std::int64_t data_page_target_bytes = 16 * 1024;
-  // "zstd" or "uncompressed" (DECIDE, docs/format.md §7.3).
-  std::string compression = "zstd";
-  int compression_level = 19;
-  // Threads that compress values pages (1 = the calling thread alone; more: a row group compresses
-  // in the background while the next is loaded, docs/format.md §7). The release's bytes are the
-  // same for every count; 2 makes a zstd-19 ECG write about 1.8x faster on two cores.
-  int threads = 1;
+  // One field per option of timef/write_options.h, with its default there; the type, range and
+  // doc of each are declared in that one list (chunk_max_bytes, row_group_target_bytes,
+  // shard_target_bytes, data_page_target_bytes, compression_level, threads,
+  // zarr_compression_level, text_pack_threshold_bytes, compression, values_backend, audit).
+  // WriteRelease checks them (ValidationError naming the option) before touching the disk.
+#define TIMEF_WRITE_OPTION_FIELD(name, type, default_value, ...) type name = default_value;
+  TIMEF_WRITE_NUMBER_OPTIONS(TIMEF_WRITE_OPTION_FIELD)
+  TIMEF_WRITE_CHOICE_OPTIONS(TIMEF_WRITE_OPTION_FIELD)
+#undef TIMEF_WRITE_OPTION_FIELD
   // Overrides the card's `metadata.value_encoding` when set.
   std::optional<manifest::ValueEncodingChoice> value_encoding;
   // Per spec_type, wins over the global choice (DECIDE, docs/format.md §7.5).
   std::map<std::string, manifest::ValueEncoding> value_encoding_by_spec;
-  // Where the values go (docs/format.md §7, §8): Parquet shards, or the Zarr v3 store
-  // `time_series.zarr/`, which also stores N-D specs (value_shape) but no str spec. Zarr uses
-  // chunk_max_bytes and shard_target_bytes and ignores the Parquet codec, level, row-group, page
-  // and encoding options.
-  manifest::ValuesBackend values_backend = manifest::ValuesBackend::kParquet;
-  // blosc level (0..9) of the Zarr inner chunks (docs/format.md §8.4).
-  int zarr_compression_level = 9;
-  // Texts longer than this many UTF-8 bytes (lists: summed element bytes) go to payload files.
-  std::int64_t text_pack_threshold_bytes = 256;
-  // Re-check the staged catalog with the SQL audit before publishing (docs/format.md §3.3 step 6).
-  bool audit = true;
   // Recorded as the manifest's `build_env.upgraded_from` (set by an upgrade from the legacy
   // layout, docs/format.md §15).
   std::optional<manifest::UpgradedFrom> upgraded_from;
@@ -77,6 +65,12 @@ struct WriteResult {
 // (before anything touches the disk), an already committed version, or losing a publish race;
 // a loader's exception propagates unchanged. In every failure case nothing is published and the
 // staging directory is removed.
+// Threading: the write runs on the calling thread, which also calls every loader, piece loader
+// and `options.progress`; with options.threads > 1 it starts compression threads of its own and
+// joins them before it returns or throws. It assigns IDs to and reads `dataset`, so no other thread
+// may use the dataset or its objects during the call. Writes of different datasets or versions may
+// run at once, in threads or processes; of writers racing for one version exactly one commits.
+// Ownership: nothing of `dataset` or `options` is kept after the call.
 WriteResult WriteRelease(model::Dataset& dataset, manifest::Card card,
                          const std::filesystem::path& root, const WriteOptions& options = {});
 

@@ -3,6 +3,7 @@
 // they run, so a dataset larger than memory streams through one loader call per signal.
 #include "py_common.h"
 #include "timef/legacy.h"
+#include "timef/write_options.h"
 #include "timef/writer.h"
 
 namespace timef::python {
@@ -48,36 +49,32 @@ manifest::Card CardFromDict(const py::dict& d) {
   return card;
 }
 
+// A keyword's value as the WriteOptions field of type T; a word option names its enumerator.
+template <typename T>
+T OptionValue(const py::handle& value, const char* /*name*/) {
+  return value.cast<T>();
+}
+template <>
+manifest::ValuesBackend OptionValue<manifest::ValuesBackend>(const py::handle& value,
+                                                             const char* name) {
+  const std::string text = value.cast<std::string>();
+  return RequireName(manifest::ParseValuesBackend(text), name, text);
+}
+
+// The keywords of timef.write are the write options of timef/write_options.h, by name.
 WriteOptions WriteOptionsFromDict(const py::dict& opts, py::object progress) {
   WriteOptions options;
   for (auto [key, value] : opts) {
-    std::string k = key.cast<std::string>();
-    if (k == "chunk_max_bytes")
-      options.chunk_max_bytes = value.cast<std::int64_t>();
-    else if (k == "row_group_target_bytes")
-      options.row_group_target_bytes = value.cast<std::int64_t>();
-    else if (k == "shard_target_bytes")
-      options.shard_target_bytes = value.cast<std::int64_t>();
-    else if (k == "data_page_target_bytes")
-      options.data_page_target_bytes = value.cast<std::int64_t>();
-    else if (k == "compression")
-      options.compression = value.cast<std::string>();
-    else if (k == "compression_level")
-      options.compression_level = value.cast<int>();
-    else if (k == "threads")
-      options.threads = value.cast<int>();
-    else if (k == "text_pack_threshold_bytes")
-      options.text_pack_threshold_bytes = value.cast<std::int64_t>();
-    else if (k == "audit")
-      options.audit = value.cast<bool>();
-    else if (k == "values_backend") {
-      const std::string name = value.cast<std::string>();
-      options.values_backend =
-          RequireName(manifest::ParseValuesBackend(name), "values_backend", name);
-    } else if (k == "zarr_compression_level")
-      options.zarr_compression_level = value.cast<int>();
-    else
-      throw ValidationError(ErrorSite{.object = "write options", .where = k}, "unknown option");
+    const std::string k = key.cast<std::string>();
+#define TIMEF_PY_SET_OPTION(name, type, ...)        \
+  if (k == #name) {                                 \
+    options.name = OptionValue<type>(value, #name); \
+    continue;                                       \
+  }
+    TIMEF_WRITE_NUMBER_OPTIONS(TIMEF_PY_SET_OPTION)
+    TIMEF_WRITE_CHOICE_OPTIONS(TIMEF_PY_SET_OPTION)
+#undef TIMEF_PY_SET_OPTION
+    throw ValidationError(ErrorSite{.object = "write options", .where = k}, "unknown option");
   }
   if (!progress.is_none()) {
     auto fn = std::shared_ptr<py::object>(new py::object(progress), [](py::object* p) {
@@ -93,6 +90,12 @@ WriteOptions WriteOptionsFromDict(const py::dict& opts, py::object progress) {
 }
 
 void BindWriter(py::module_& m) {
+  // The keywords timef.write accepts (timef/__init__.py checks them before calling _write).
+  py::tuple names(std::size(write_option::kNames));
+  for (std::size_t i = 0; i < std::size(write_option::kNames); ++i) {
+    names[i] = py::str(std::string(write_option::kNames[i]));
+  }
+  m.attr("_write_option_names") = names;
   m.def(
       "_write",
       [](model::Dataset& dataset, const py::dict& card_fields, std::optional<std::string> root,

@@ -35,9 +35,8 @@ from ._view import ViewServer, view  # noqa: F401
 
 __version__ = _timef.__version__
 
-_OPTION_NAMES = ("chunk_max_bytes", "row_group_target_bytes", "shard_target_bytes",
-                 "data_page_target_bytes", "compression", "compression_level", "threads",
-                 "text_pack_threshold_bytes", "audit", "values_backend", "zarr_compression_level")
+# The write options, declared once in C++ (include/timef/write_options.h).
+_OPTION_NAMES = _timef._write_option_names
 
 
 def pull(url, dir, *, threads=4):  # noqa: A002 (the CLI's name)
@@ -74,11 +73,9 @@ def write(dataset, root=None, *, card, release_dir=None, progress=None, **option
     ``root``: a registry root (the release goes to ``<root>/<org>/<name>/<version>``), or
     ``release_dir``: an explicit release directory. ``card``: the dataset card as a dict (name,
     description, license, license_url, domains, tags, source_url, source_revision, citation,
-    access, access_url, value_encoding). ``options``: writer options (chunk_max_bytes,
-    row_group_target_bytes, shard_target_bytes, data_page_target_bytes, compression,
-    compression_level, threads, text_pack_threshold_bytes, audit, values_backend = "parquet" or
-    "zarr" (docs/format.md §8: N-D specs, no str), zarr_compression_level 0..9). ``progress``:
-    called as
+    access, access_url, value_encoding). ``options``: the write options by name, declared with
+    their defaults and ranges in include/timef/write_options.h (``_OPTION_NAMES``: chunk_max_bytes,
+    threads, compression, values_backend = "parquet" or "zarr", ...). ``progress``: called as
     ``progress(stage, bytes_done, bytes_total, shard)``.
 
     IDs are assigned to the objects that have none. On any failure nothing is published.

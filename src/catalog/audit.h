@@ -14,54 +14,19 @@
 
 #include "catalog/catalog_reader.h"
 #include "timef/error.h"
+#include "timef/manifest.h"
+#include "timef/model/schema.h"
 
 namespace timef::catalog {
-
-// A time_series_specs entry of the manifest schema (§5.3).
-struct AuditSpec {
-  std::string spec_type;
-  std::string name;
-  std::optional<std::string> unit;
-  std::string dtype;
-  std::vector<std::string> categories;
-  std::vector<int64_t> value_shape;
-  std::vector<std::string> dimension_names;
-  bool nullable = false;
-  std::string modality;
-};
-
-// An annotations entry of the manifest schema (§5.3).
-struct AuditDescriptor {
-  std::string key;
-  std::string annotation_type;            // static | point | interval
-  std::optional<std::string> value_type;  // bool | int | float | str | list | null (nullopt)
-  std::optional<std::string> unit;
-  std::optional<std::string> description;
-};
-
-// The manifest's counts block (§5.5).
-struct AuditCounts {
-  int64_t records = 0;
-  int64_t sources = 0;
-  int64_t signals = 0;
-  int64_t axes = 0;
-  int64_t annotation_contents = 0;
-  int64_t annotation_occurrences = 0;
-  int64_t signal_chunks = 0;
-  std::map<std::string, int64_t> tasks;
-  std::map<std::string, int64_t> signals_by_spec;
-};
 
 // Everything the catalog audit needs from the manifest, as plain data.
 struct AuditFacts {
   CatalogIdentity identity;  // dataset_id, dataset_version, metadata.parents
-  AuditCounts counts;
-  std::vector<AuditSpec> specs;
-  std::vector<AuditDescriptor> annotations;
-  std::vector<std::string> task_types;
-  std::string values_backend = "parquet";                           // parquet | zarr
-  std::vector<std::string> own_time_series;                         // files.time_series paths
-  std::vector<std::string> own_payloads;                            // files.payloads paths
+  manifest::Counts counts;
+  model::Schema schema;                      // specs, annotation descriptors, task types
+  std::string values_backend = "parquet";    // parquet | zarr
+  std::vector<std::string> own_time_series;  // files.time_series paths
+  std::vector<std::string> own_payloads;     // files.payloads paths
   std::map<std::string, std::vector<std::string>> payload_sources;  // ref -> pinned paths
 };
 

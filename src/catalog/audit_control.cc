@@ -176,7 +176,7 @@ void CheckC3(const Context& ctx) {
     }
     std::string expected = "none";
     if (i < id.parents.size()) {
-      const ParentRow& p = id.parents[i];
+      const model::ParentRelease& p = id.parents[i];
       expected =
           p.alias + "=" + p.dataset_id + "@" + p.version + " at position " + std::to_string(i);
     }
@@ -187,7 +187,7 @@ void CheckC3(const Context& ctx) {
 }
 
 void CheckC9(const Context& ctx) {
-  const AuditCounts& want = ctx.facts.counts;
+  const manifest::Counts& want = ctx.facts.counts;
   std::vector<Row> rows =
       Rows(ctx,
            "SELECT (SELECT count(*) FROM records), (SELECT count(*) FROM sources), "

@@ -102,11 +102,11 @@ void CheckH2(const Context& ctx) {
     catalog_specs[*row[0]] = text;
   }
   std::map<std::string, std::string> manifest_specs;
-  for (const AuditSpec& s : ctx.facts.specs) {
-    manifest_specs[s.spec_type] = s.name + "|" + s.unit.value_or("NULL") + "|" + s.dtype + "|" +
-                                  ListText(s.categories) + "|" + ListText(s.value_shape) + "|" +
-                                  ListText(s.dimension_names) + "|" +
-                                  (s.nullable ? "true" : "false") + "|" + s.modality;
+  for (const model::Spec& s : ctx.facts.schema.time_series_specs) {
+    manifest_specs[s.spec_type] = s.name + "|" + s.unit.value_or("NULL") + "|" + ToString(s.dtype) +
+                                  "|" + ListText(s.categories) + "|" + ListText(s.value_shape) +
+                                  "|" + ListText(s.dimension_names) + "|" +
+                                  (s.nullable ? "true" : "false") + "|" + ToString(s.modality);
   }
   std::vector<std::string> spec_problems;
   for (const auto& [type, text] : catalog_specs) {
@@ -140,14 +140,15 @@ void CheckH2(const Context& ctx) {
   }
   std::vector<std::string> descriptor_problems;
   std::set<std::string> manifest_keys;
-  for (const AuditDescriptor& d : ctx.facts.annotations) {
+  for (const model::AnnotationDescriptor& d : ctx.facts.schema.annotations) {
     manifest_keys.insert(d.key);
     auto c = catalog_descriptors.find(d.key);
     if (c == catalog_descriptors.end()) {
       descriptor_problems.push_back(d.key + " has no annotation");
       continue;
     }
-    std::string text = d.annotation_type + "|" + d.value_type.value_or("NULL") + "|" +
+    std::string text = ToString(d.annotation_type) + "|" +
+                       (d.value_type ? ToString(*d.value_type) : std::string("NULL")) + "|" +
                        d.unit.value_or("NULL") + "|" + d.description.value_or("NULL");
     if (c->second.size() == 1 && *c->second.begin() != text) {
       descriptor_problems.push_back(d.key + " is " + *c->second.begin() + " in the catalog, " +
@@ -165,7 +166,8 @@ void CheckH2(const Context& ctx) {
   for (const Row& row : Rows(ctx, "SELECT DISTINCT task_type FROM tasks", "tasks")) {
     catalog_tasks.insert(*row[0]);
   }
-  std::set<std::string> manifest_tasks(ctx.facts.task_types.begin(), ctx.facts.task_types.end());
+  std::set<std::string> manifest_tasks;
+  for (TaskType t : ctx.facts.schema.tasks) manifest_tasks.insert(ToString(t));
   std::vector<std::string> task_problems;
   for (const std::string& t : catalog_tasks) {
     if (!manifest_tasks.contains(t)) task_problems.push_back(t + " missing from the manifest");

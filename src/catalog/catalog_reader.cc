@@ -182,7 +182,7 @@ void CheckSchemaObjects(Connection& connection) {
   compare(found.views, expected.views, "view");
 }
 
-std::string Describe(const std::vector<ParentRow>& parents) {
+std::string Describe(const std::vector<model::ParentRelease>& parents) {
   std::string out = "[";
   for (size_t i = 0; i < parents.size(); ++i) {
     if (i > 0) out += ", ";
@@ -195,7 +195,7 @@ void CheckParents(Connection& connection, const CatalogIdentity& expected) {
   Result result = connection.Query(
       "SELECT alias, dataset_id, version, position FROM dataset_parents ORDER BY position",
       "dataset_parents");
-  std::vector<ParentRow> rows;
+  std::vector<model::ParentRelease> rows;
   std::vector<int64_t> positions;
   while (auto chunk = result.Next()) {
     VarcharColumn alias = chunk->Varchar(0);
@@ -203,8 +203,8 @@ void CheckParents(Connection& connection, const CatalogIdentity& expected) {
     VarcharColumn version = chunk->Varchar(2);
     Int64Column position = chunk->Int64(3);
     for (idx_t row = 0; row < chunk->size(); ++row) {
-      rows.push_back(ParentRow{std::string(alias.Get(row)), std::string(id.Get(row)),
-                               std::string(version.Get(row))});
+      rows.push_back(model::ParentRelease{std::string(alias.Get(row)), std::string(id.Get(row)),
+                                          std::string(version.Get(row))});
       positions.push_back(position.Get(row));
     }
   }

@@ -8,22 +8,15 @@
 #include <vector>
 
 #include "catalog/catalog_session.h"
+#include "timef/model/parent.h"
 
 namespace timef::catalog {
-
-// One entry of metadata.parents / one row of dataset_parents.
-struct ParentRow {
-  std::string alias;
-  std::string dataset_id;
-  std::string version;
-  bool operator==(const ParentRow&) const = default;
-};
 
 // What the manifest says the catalog must describe.
 struct CatalogIdentity {
   std::string dataset_id;
   std::string dataset_version;
-  std::vector<ParentRow> parents;
+  std::vector<model::ParentRelease> parents;  // metadata.parents, in order
 };
 
 // The checks of §6.1, raising FormatError that names table and column: control_metadata exists

@@ -13,7 +13,7 @@ namespace {
 ModelWriteSummary Summarize(const Plan& plan, const model::Dataset& dataset) {
   ModelWriteSummary s;
   s.high_water = dataset.HighWater();
-  AuditCounts& c = s.counts;
+  manifest::Counts& c = s.counts;
   c.records = static_cast<int64_t>(plan.records.size());
   c.sources = static_cast<int64_t>(plan.sources.size());
   c.signals = static_cast<int64_t>(plan.signals.size());

@@ -18,7 +18,7 @@ namespace timef::catalog {
 
 // What was written, for the manifest's counts block and files lists.
 struct ModelWriteSummary {
-  AuditCounts counts;
+  manifest::Counts counts;
   std::vector<std::string> time_series_paths;  // own value paths used, sorted, distinct
   std::vector<std::string> payload_paths;      // own offsets and text files used, sorted, distinct
   model::IdHighWater high_water;

@@ -164,7 +164,7 @@ void CheckProvenanceRules(const Manifest& m, Problems& problems) {
   const std::string own_ref = m.Ref();
   std::set<std::string> aliases;
   for (size_t i = 0; i < m.metadata.parents.size(); ++i) {
-    const ParentEntry& parent = m.metadata.parents[i];
+    const ParentRelease& parent = m.metadata.parents[i];
     aliases.insert(parent.alias);
     auto card = m.parent_cards.find(parent.alias);
     if (card == m.parent_cards.end()) {

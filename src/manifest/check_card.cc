@@ -38,7 +38,7 @@ void CheckCardValues(const Card& card, const std::string& pointer, Problems& pro
   }
   std::string parents_pointer = JoinPointer(pointer, "parents");
   for (size_t i = 0; i < card.parents.size(); ++i) {
-    const ParentEntry& parent = card.parents[i];
+    const ParentRelease& parent = card.parents[i];
     std::string at = JoinPointer(parents_pointer, i);
     if (!IsValidAlias(parent.alias)) {
       problems.Add(JoinPointer(at, "alias"),
@@ -59,7 +59,7 @@ void CheckCardRules(const Card& card, const std::string& pointer, Problems& prob
   std::string parents_pointer = JoinPointer(pointer, "parents");
   std::set<std::string_view> aliases;
   for (size_t i = 0; i < card.parents.size(); ++i) {
-    const ParentEntry& parent = card.parents[i];
+    const ParentRelease& parent = card.parents[i];
     std::string at = JoinPointer(parents_pointer, i);
     if (!aliases.insert(parent.alias).second) {
       problems.Add(JoinPointer(at, "alias"), "duplicate parent alias " + Quote(parent.alias));

@@ -32,14 +32,14 @@ void CheckNames(const std::vector<std::string>& names, const std::string& pointe
   }
 }
 
-void CheckSpecValues(const TimeSeriesSpec& spec, const std::string& pointer, Problems& problems) {
+void CheckSpecValues(const Spec& spec, const std::string& pointer, Problems& problems) {
   if (!IsValidSpecType(spec.spec_type)) {
     problems.Add(JoinPointer(pointer, "spec_type"),
                  "invalid spec_type " + Quote(spec.spec_type) +
                      " (must be non-empty and not '.', '..', '_irregular', '_time_offsets' or "
                      "'_validity')");
   }
-  CheckUnit(spec.unit_value, JoinPointer(pointer, "unit_value"), problems);
+  CheckUnit(spec.unit, JoinPointer(pointer, "unit_value"), problems);
   CheckNames(spec.categories, JoinPointer(pointer, "categories"), "category", problems);
   for (size_t i = 0; i < spec.value_shape.size(); ++i) {
     if (spec.value_shape[i] < 1) {
@@ -51,7 +51,7 @@ void CheckSpecValues(const TimeSeriesSpec& spec, const std::string& pointer, Pro
              problems);
 }
 
-void CheckSpecRules(const TimeSeriesSpec& spec, const std::string& pointer, Problems& problems) {
+void CheckSpecRules(const Spec& spec, const std::string& pointer, Problems& problems) {
   bool is_enum = spec.dtype == DType::kEnum;
   if (is_enum && spec.categories.empty()) {
     problems.Add(JoinPointer(pointer, "categories"), "dtype 'enum' needs at least one category");
@@ -106,7 +106,7 @@ void CheckSchemaRules(const Schema& schema, const std::string& pointer, Problems
   }
   CheckSortedUnique(
       schema.time_series_specs, specs_pointer, "spec_type",
-      [](const TimeSeriesSpec& spec) -> std::string_view { return spec.spec_type; }, problems);
+      [](const Spec& spec) -> std::string_view { return spec.spec_type; }, problems);
   CheckSortedUnique(
       schema.annotations, JoinPointer(pointer, "annotations"), "annotation key",
       [](const AnnotationDescriptor& d) -> std::string_view { return d.key; }, problems);

@@ -4,8 +4,8 @@
 namespace timef::manifest::internal {
 namespace {
 
-ParentEntry DecodeParent(const Json& value, const std::string& pointer, Problems& problems) {
-  ParentEntry parent;
+ParentRelease DecodeParent(const Json& value, const std::string& pointer, Problems& problems) {
+  ParentRelease parent;
   if (!ExpectObject(value, pointer, problems)) return parent;
   Fields fields(value, pointer, problems);
   // Unlike the card around it, a parent entry is exactly these keys.

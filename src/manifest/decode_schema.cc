@@ -4,8 +4,8 @@
 namespace timef::manifest::internal {
 namespace {
 
-TimeSeriesSpec DecodeSpec(const Json& value, const std::string& pointer, Problems& problems) {
-  TimeSeriesSpec spec;
+Spec DecodeSpec(const Json& value, const std::string& pointer, Problems& problems) {
+  Spec spec;
   if (!ExpectObject(value, pointer, problems)) return spec;
   Fields fields(value, pointer, problems);
   fields.RejectUnknown({"spec_type", "name", "unit_value", "dtype", "categories", "value_shape",
@@ -13,8 +13,7 @@ TimeSeriesSpec DecodeSpec(const Json& value, const std::string& pointer, Problem
   fields.String("spec_type", true, &spec.spec_type);
   fields.String("name", true, &spec.name);
   // The key is required even though its value may be null: null means "unit unknown".
-  if (fields.Require("unit_value") != nullptr)
-    fields.NullableString("unit_value", &spec.unit_value);
+  if (fields.Require("unit_value") != nullptr) fields.NullableString("unit_value", &spec.unit);
   fields.Enum("dtype", false, "dtype", &spec.dtype);
   fields.StringList("categories", &spec.categories);
   if (const Json* shape = fields.Find("value_shape")) {

@@ -53,7 +53,7 @@ Json EncodeCard(const Card& card, const std::string& pointer) {
   out["access"] = EnumJson(card.access, JoinPointer(pointer, "access"));
   out["access_url"] = NullableString(card.access_url);
   Json parents = Json::array();
-  for (const ParentEntry& parent : card.parents) {
+  for (const ParentRelease& parent : card.parents) {
     Json entry = Json::object();
     entry["alias"] = parent.alias;
     entry["dataset_id"] = parent.dataset_id;
@@ -69,12 +69,12 @@ Json EncodeCard(const Card& card, const std::string& pointer) {
 Json EncodeSchema(const Schema& schema) {
   Json specs = Json::array();
   for (size_t i = 0; i < schema.time_series_specs.size(); ++i) {
-    const TimeSeriesSpec& spec = schema.time_series_specs[i];
+    const Spec& spec = schema.time_series_specs[i];
     std::string at = JoinPointer("/schema/time_series_specs", i);
     Json entry = Json::object();
     entry["spec_type"] = spec.spec_type;
     entry["name"] = spec.name;
-    entry["unit_value"] = NullableString(spec.unit_value);
+    entry["unit_value"] = NullableString(spec.unit);
     entry["dtype"] = EnumJson(spec.dtype, JoinPointer(at, "dtype"));
     entry["categories"] = StringList(spec.categories);
     Json shape = Json::array();

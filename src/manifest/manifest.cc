@@ -54,9 +54,8 @@ bool PathLess(const FilePart& a, const FilePart& b) { return a.path < b.path; }
 }  // namespace
 
 void SortManifestLists(Manifest& m) {
-  SortBy(m.schema.time_series_specs, [](const TimeSeriesSpec& a, const TimeSeriesSpec& b) {
-    return a.spec_type < b.spec_type;
-  });
+  SortBy(m.schema.time_series_specs,
+         [](const Spec& a, const Spec& b) { return a.spec_type < b.spec_type; });
   SortBy(m.schema.annotations, [](const AnnotationDescriptor& a, const AnnotationDescriptor& b) {
     return a.key < b.key;
   });

@@ -115,8 +115,8 @@ class SchemaBuilder {
 
   void AddTaskType(TaskType type) { task_types_.insert(type); }
 
-  DerivedSchema Finish() const {
-    DerivedSchema schema;
+  Schema Finish() const {
+    Schema schema;
     for (const auto& [spec_type, entry] : specs_) schema.time_series_specs.push_back(*entry.first);
     for (const auto& [key, entry] : descriptors_) schema.annotations.push_back(entry.descriptor);
     schema.tasks.assign(task_types_.begin(), task_types_.end());
@@ -161,7 +161,7 @@ std::optional<AnnotationValueType> ValueTypeOf(ValueKind kind) {
   return std::nullopt;
 }
 
-DerivedSchema DeriveSchema(const Dataset& dataset) {
+Schema DeriveSchema(const Dataset& dataset) {
   SchemaBuilder builder;
   builder.AddOccurrences(dataset, dataset.Describe());
   for (const auto& record : dataset.records()) {

@@ -7,11 +7,11 @@
 
 namespace timef::model {
 
-DerivedSchema Dataset::Validate() const { return internal::Validator(*this).Run(); }
+Schema Dataset::Validate() const { return internal::Validator(*this).Run(); }
 
 namespace internal {
 
-DerivedSchema Validator::Run() {
+Schema Validator::Run() {
   CheckDataset();
   const auto& records = dataset_.records();
   for (size_t i = 0; i < records.size(); ++i) IndexRecord(*records[i], i);

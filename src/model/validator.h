@@ -18,7 +18,7 @@ class Validator {
  public:
   explicit Validator(const Dataset& dataset) : dataset_(dataset) {}
   // The schema DeriveSchema found while checking (specs and descriptors agree).
-  DerivedSchema Run();
+  Schema Run();
 
  private:
   struct RecordInfo {

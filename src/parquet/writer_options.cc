@@ -56,10 +56,10 @@ void ValidateWriterSetup(const std::vector<ColumnDescriptor>& schema,
     throw WriterError(name, "",
                       "compression codec " + ToString(options.compression) + " is not supported");
   }
-  if (options.compression_threads < 1 || options.compression_threads > 256) {
+  if (!write_option::threads.Contains(options.compression_threads)) {
     throw WriterError(
         name, "",
-        "compression_threads must be 1..256, got " + std::to_string(options.compression_threads));
+        "compression_threads " + write_option::threads.Problem(options.compression_threads));
   }
   if (options.data_page_target_bytes <= 0) {
     throw WriterError(name, "", "data_page_target_bytes must be positive");

@@ -13,6 +13,7 @@
 #include "parquet/metadata.h"
 #include "parquet/schema.h"
 #include "timef/error.h"
+#include "timef/write_options.h"
 
 namespace timef::parquet {
 
@@ -40,14 +41,15 @@ std::string DefaultCreatedBy();
 struct WriterOptions {
   // UNCOMPRESSED, ZSTD, SNAPPY, GZIP or LZ4_RAW; every page (dictionary and data) uses it.
   CompressionCodec compression = CompressionCodec::kZstd;
-  int compression_level = 19;  // ZSTD 1..22 (negative = fast modes, 0 = library default)
+  // ZSTD 1..22 (negative = fast modes, 0 = library default); default: the TimeF write option's.
+  int compression_level = static_cast<int>(write_option::compression_level.default_value);
   // Threads that compress pages (1 = the calling thread alone). With more, a flushed row group is
   // compressed and written in the background while the caller stages the next (file_writer.h).
-  // The file is byte-identical for every value.
-  int compression_threads = 1;
+  // The file is byte-identical for every value. Default and range: write_option::threads.
+  int compression_threads = static_cast<int>(write_option::threads.default_value);
   // A data page is closed before a row that would push its estimated uncompressed size past this
   // (unless the page is still empty, so one large row makes one page).
-  std::int64_t data_page_target_bytes = 16 * 1024;
+  std::int64_t data_page_target_bytes = write_option::data_page_target_bytes.default_value;
   std::int64_t dictionary_limit_bytes = 1024 * 1024;
   DataPageVersion data_page_version = DataPageVersion::kV1;
   // BYTE_ARRAY min/max longer than this are truncated to valid bounds (is_*_value_exact = false);

@@ -14,13 +14,13 @@ std::filesystem::path FileForMessage(const std::string& name, const std::filesys
 }
 
 FormatError TextError(const TextRef& ref, const std::string& problem) {
-  return FormatError(ErrorSite{FileForMessage(ref.name, ref.file), "", TextSubject(ref)},
-                     "row " + std::to_string(ref.row) + ": " + problem);
+  return FormatError(ErrorSite{FileForMessage(ref.locator.file, ref.file), "", TextSubject(ref)},
+                     "row " + std::to_string(ref.locator.row) + ": " + problem);
 }
 
 FormatError OffsetsError(const OffsetsRef& ref, const std::string& problem) {
-  return FormatError(ErrorSite{FileForMessage(ref.name, ref.file), "", ref.axis},
-                     "row " + std::to_string(ref.row) + ": " + problem);
+  return FormatError(ErrorSite{FileForMessage(ref.locator.path, ref.file), "", ref.axis},
+                     "row " + std::to_string(ref.locator.row) + ": " + problem);
 }
 
 }  // namespace
@@ -38,10 +38,10 @@ void CheckTextKind(const TextRef& ref, TextKind expected, TextKind found) {
 }
 
 void CheckTextLength(const TextRef& ref, TextKind kind, std::int64_t length) {
-  if (length == ref.length) return;
+  if (length == ref.locator.length) return;
   const char* unit = kind == TextKind::kText ? " UTF-8 bytes" : " elements";
   throw TextError(ref, "holds " + std::to_string(length) + unit + ", the catalog says " +
-                           std::to_string(ref.length));
+                           std::to_string(ref.locator.length));
 }
 
 void CheckStoredUtf8(const TextRef& ref, std::string_view text, const std::string& what) {
@@ -52,10 +52,10 @@ void CheckStoredUtf8(const TextRef& ref, std::string_view text, const std::strin
 
 void CheckOffsets(const OffsetsRef& ref, std::span<const std::int64_t> offsets) {
   const auto count = static_cast<std::int64_t>(offsets.size());
-  if (count != ref.n_values) {
-    throw OffsetsError(
-        ref, "holds " + std::to_string(count) +
-                 " offsets, the catalog says offsets_n_values = " + std::to_string(ref.n_values));
+  if (count != ref.locator.n_values) {
+    throw OffsetsError(ref, "holds " + std::to_string(count) +
+                                " offsets, the catalog says offsets_n_values = " +
+                                std::to_string(ref.locator.n_values));
   }
   for (std::size_t i = 1; i < offsets.size(); ++i) {
     if (offsets[i] < offsets[i - 1]) {
@@ -66,9 +66,9 @@ void CheckOffsets(const OffsetsRef& ref, std::span<const std::int64_t> offsets) 
     }
   }
   const std::string digest = OffsetsDigest(offsets);
-  if (digest != ref.digest) {
+  if (digest != ref.locator.digest) {
     throw OffsetsError(ref, "offsets digest is " + digest + ", the catalog says " +
-                                core::PrintableForMessage(ref.digest));
+                                core::PrintableForMessage(ref.locator.digest));
   }
   if (count > 0 && offsets.front() != ref.first_us) {
     throw OffsetsError(ref, "first offset is " + std::to_string(offsets.front()) +

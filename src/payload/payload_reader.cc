@@ -72,16 +72,16 @@ struct PayloadReader::OpenFile {
     reader.ReadRows(at.first, column, at.second, at.second + 1, out);
   }
 
-  // Decodes row `ref.row` of both text columns and returns the kind whose column is non-null
-  // (that column's row is left in `text` or `list`).
+  // Decodes row `ref.locator.row` of both text columns and returns the kind whose column is
+  // non-null (that column's row is left in `text` or `list`).
   TextKind ReadTextRow(const TextRef& ref) {
-    const ErrorSite site = SiteOf(ref.name, ref.file, TextSubject(ref));
+    const ErrorSite site = SiteOf(ref.locator.file, ref.file, TextSubject(ref));
     const int text_column = Find(kTextColumn, false, parquet::Type::kByteArray, site);
     const int list_column = Find(kTextListColumn, true, parquet::Type::kByteArray, site);
     if (text_column < 0 && list_column < 0) {
       throw FormatError(site, "neither a `text` nor a `text_list` column");
     }
-    const auto at = Locate(ref.row, site);
+    const auto at = Locate(ref.locator.row, site);
     bool has_text = false;
     bool has_list = false;
     if (text_column >= 0) {
@@ -92,7 +92,7 @@ struct PayloadReader::OpenFile {
       ReadRow(list_column, at, list);
       has_list = ListPresent(list);
     }
-    const std::string row = "row " + std::to_string(ref.row) + ": ";
+    const std::string row = "row " + std::to_string(ref.locator.row) + ": ";
     if (has_text && has_list) throw FormatError(site, row + "both `text` and `text_list` are set");
     if (!has_text && !has_list)
       throw FormatError(site, row + "both `text` and `text_list` are null");
@@ -120,7 +120,7 @@ PayloadReader::OpenFile& PayloadReader::File(const std::filesystem::path& file,
 }
 
 std::string PayloadReader::ReadText(const TextRef& ref) {
-  OpenFile& file = File(ref.file, ref.name);
+  OpenFile& file = File(ref.file, ref.locator.file);
   CheckTextKind(ref, TextKind::kText, file.ReadTextRow(ref));
   const std::string_view text = SlotBytes(file.text, 0);
   CheckTextLength(ref, TextKind::kText, static_cast<std::int64_t>(text.size()));
@@ -130,7 +130,7 @@ std::string PayloadReader::ReadText(const TextRef& ref) {
 }
 
 std::vector<std::string> PayloadReader::ReadTextList(const TextRef& ref) {
-  OpenFile& file = File(ref.file, ref.name);
+  OpenFile& file = File(ref.file, ref.locator.file);
   CheckTextKind(ref, TextKind::kTextList, file.ReadTextRow(ref));
   const parquet::ColumnData& list = file.list;
   const std::int64_t begin = list.list_offsets[0];
@@ -141,8 +141,8 @@ std::vector<std::string> PayloadReader::ReadTextList(const TextRef& ref) {
   for (std::int64_t slot = begin; slot < end; ++slot) {
     const std::string what = "text_list[" + std::to_string(slot - begin) + "]";
     if (!SlotPresent(list, slot)) {
-      throw FormatError(SiteOf(ref.name, ref.file, TextSubject(ref)),
-                        "row " + std::to_string(ref.row) + ": " + what + " is null");
+      throw FormatError(SiteOf(ref.locator.file, ref.file, TextSubject(ref)),
+                        "row " + std::to_string(ref.locator.row) + ": " + what + " is null");
     }
     const std::string_view element = SlotBytes(list, slot);
     CheckStoredUtf8(ref, element, what);
@@ -153,14 +153,14 @@ std::vector<std::string> PayloadReader::ReadTextList(const TextRef& ref) {
 }
 
 std::vector<std::int64_t> PayloadReader::ReadOffsets(const OffsetsRef& ref) {
-  OpenFile& file = File(ref.file, ref.name);
-  const ErrorSite site = SiteOf(ref.name, ref.file, ref.axis);
+  OpenFile& file = File(ref.file, ref.locator.path);
+  const ErrorSite site = SiteOf(ref.locator.path, ref.file, ref.axis);
   const int column = file.Find(kOffsetsColumn, true, parquet::Type::kInt64, site);
   if (column < 0) throw FormatError(site, "no `offsets_us` column");
-  const auto at = file.Locate(ref.row, site);
+  const auto at = file.Locate(ref.locator.row, site);
   parquet::ColumnData& data = file.list;
   file.ReadRow(column, at, data);
-  const std::string row = "row " + std::to_string(ref.row) + ": ";
+  const std::string row = "row " + std::to_string(ref.locator.row) + ": ";
   if (!ListPresent(data)) throw FormatError(site, row + "`offsets_us` is null");
   const std::int64_t begin = data.list_offsets[0];
   const std::int64_t end = data.list_offsets[1];

@@ -11,26 +11,25 @@
 #include <string>
 #include <vector>
 
+#include "core/locators.h"
 #include "parquet/file_io.h"
 #include "parquet/reader_column.h"
 
 namespace timef::payload {
 
-// A packed text value as the catalog locates it.
+// A packed text value: its locator (core/locators.h; `file` is the catalog's value, named in
+// messages) resolved to the file to open.
 struct TextRef {
   std::filesystem::path file;  // to open
-  std::string name;            // the catalog's `file` value, for messages
-  std::int64_t row = 0;
-  std::int64_t length = 0;
+  TextLocator locator;
   std::int64_t text_key = 0;  // for messages
 };
 
+// An irregular axis's offsets: the locator (its `path` named in messages) resolved to the file to
+// open, and what the axis says of them.
 struct OffsetsRef {
-  std::filesystem::path file;
-  std::string name;
-  std::int64_t row = 0;
-  std::int64_t n_values = 0;
-  std::string digest;
+  std::filesystem::path file;  // to open
+  OffsetsLocator locator;
   std::int64_t first_us = 0;
   std::int64_t last_us = 0;
   std::string axis;  // e.g. "axis 3", for messages

@@ -44,23 +44,23 @@ model::ValueArray LazySignalValues::ReadSteps(std::int64_t begin, std::int64_t e
   if (begin >= end) return values::ConcatValues(spec_->dtype, parts);
   std::int64_t chunk_begin = 0;
   for (const values::ChunkRef& chunk : chunks_) {
-    const std::int64_t chunk_end = chunk_begin + chunk.n_values;
+    const std::int64_t chunk_end = chunk_begin + chunk.locator.n_values;
     if (chunk_end > begin && chunk_begin < end) {
       const std::int64_t from = std::max(begin, chunk_begin) - chunk_begin;
       const std::int64_t to = std::min(end, chunk_end) - chunk_begin;
-      if (chunk.zarr) {
+      if (chunk.zarr()) {
         // A Zarr locator spans up to 2^30 steps: read only the window's steps (docs/format.md
         // §8.7).
         values::ChunkRef window = chunk;
-        window.row_group += from;
-        window.n_values = to - from;
+        window.locator.major += from;
+        window.locator.n_values = to - from;
         parts.push_back(state_->ReadChunk(window, *spec_));
         if (chunk_end >= end) break;
         chunk_begin = chunk_end;
         continue;
       }
       model::ValueArray values = state_->ReadChunk(chunk, *spec_);
-      if (from == 0 && to == chunk.n_values) {
+      if (from == 0 && to == chunk.locator.n_values) {
         parts.push_back(std::move(values));
       } else {
         parts.push_back(values.SliceSteps(from, to, step_width));
@@ -107,7 +107,7 @@ std::string PayloadText::Read() const { return state_->ReadText(ref_); }
 bool PayloadText::SameStoredValue(const model::LazyText& other) const {
   const auto* same = dynamic_cast<const PayloadText*>(&other);
   return same != nullptr && !checksum_.empty() && same->checksum_ == checksum_ &&
-         same->ref_.row == ref_.row;
+         same->ref_.locator.row == ref_.locator.row;
 }
 
 PayloadTextList::PayloadTextList(std::shared_ptr<ReaderState> state, payload::TextRef ref,
@@ -123,7 +123,7 @@ std::vector<std::string> PayloadTextList::Read() const { return state_->ReadText
 bool PayloadTextList::SameStoredValue(const model::LazyTextList& other) const {
   const auto* same = dynamic_cast<const PayloadTextList*>(&other);
   return same != nullptr && !checksum_.empty() && same->checksum_ == checksum_ &&
-         same->ref_.row == ref_.row;
+         same->ref_.locator.row == ref_.locator.row;
 }
 
 }  // namespace timef

@@ -149,7 +149,7 @@ class PayloadText final : public model::LazyText, public StoredText {
               TextLocator stored, StoredFilePin pin);
   TextLocator StoredTextLocator() const override { return stored_; }
   StoredFilePin StoredPin() const override { return pin_; }
-  std::int64_t size() const override { return ref_.length; }
+  std::int64_t size() const override { return ref_.locator.length; }
   std::string Read() const override;
   bool SameStoredValue(const model::LazyText& other) const override;
 
@@ -167,7 +167,7 @@ class PayloadTextList final : public model::LazyTextList, public StoredText {
                   TextLocator stored, StoredFilePin pin);
   TextLocator StoredTextLocator() const override { return stored_; }
   StoredFilePin StoredPin() const override { return pin_; }
-  std::int64_t size() const override { return ref_.length; }
+  std::int64_t size() const override { return ref_.locator.length; }
   std::vector<std::string> Read() const override;
   bool SameStoredValue(const model::LazyTextList& other) const override;
 

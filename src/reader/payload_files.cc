@@ -13,10 +13,11 @@ model::ValueArray PayloadFiles::ReadZarr(
     const std::function<std::filesystem::path(const std::string&)>& resolve,
     const std::function<StoredFilePin(const std::string&)>& pin) {
   std::lock_guard lock(mutex_);
+  const ChunkLocator& l = chunk.locator;
   return zarr_.Read(
-      chunk.value_path, chunk.row_group, chunk.n_values, spec, [&](const std::string& relative) {
+      l.value_path, l.major, l.n_values, spec, [&](const std::string& relative) {
         std::filesystem::path file = resolve(relative);
-        std::string key = chunk.payload_source.value_or("") + '\n' + relative;
+        std::string key = l.payload_source.value_or("") + '\n' + relative;
         if (!zarr_checked_.contains(key)) {
           const StoredFilePin expected = pin(relative);
           const std::string got = files_->Checksum(file);
@@ -35,17 +36,17 @@ model::ValueArray PayloadFiles::ReadZarr(
 
 std::string PayloadFiles::ReadText(const payload::TextRef& ref) {
   std::lock_guard lock(mutex_);
-  if (const auto* hit = text_cache_.Find(ref.file, ref.row, false)) return hit->front();
+  if (const auto* hit = text_cache_.Find(ref.file, ref.locator.row, false)) return hit->front();
   std::string value = payloads_.ReadText(ref);
-  text_cache_.Put(ref.file, ref.row, false, {value});
+  text_cache_.Put(ref.file, ref.locator.row, false, {value});
   return value;
 }
 
 std::vector<std::string> PayloadFiles::ReadTextList(const payload::TextRef& ref) {
   std::lock_guard lock(mutex_);
-  if (const auto* hit = text_cache_.Find(ref.file, ref.row, true)) return *hit;
+  if (const auto* hit = text_cache_.Find(ref.file, ref.locator.row, true)) return *hit;
   std::vector<std::string> value = payloads_.ReadTextList(ref);
-  text_cache_.Put(ref.file, ref.row, true, value);
+  text_cache_.Put(ref.file, ref.locator.row, true, value);
   return value;
 }
 

@@ -12,11 +12,8 @@ namespace {
 payload::TextRef TextRefOf(const ReaderState& state, const TextLocator& locator,
                            std::int64_t text_key) {
   const std::string what = "text_payloads.file (text_key " + std::to_string(text_key) + ")";
-  return payload::TextRef{.file = state.ResolveFile(locator, what),
-                          .name = locator.file,
-                          .row = locator.row,
-                          .length = locator.length,
-                          .text_key = text_key};
+  return payload::TextRef{
+      .file = state.ResolveFile(locator, what), .locator = locator, .text_key = text_key};
 }
 
 TextLocator StoredOf(const ReaderState& state, TextLocator locator) {
@@ -41,10 +38,8 @@ std::shared_ptr<const model::SignalValues> ReadResolver::Values(
   refs.reserve(chunks.size());
   const auto what = [&] { return "signal_chunks.value_path (" + signal.Describe() + ")"; };
   for (const ChunkLocator& l : chunks) {
-    std::filesystem::path file = state_->ResolveChunkFile(l, what);
-    const bool zarr = !l.minor.has_value();  // ResolveFile let only a Zarr locator lack a row
-    refs.push_back(values::ChunkRef{std::move(file), l.value_path, l.major, l.minor.value_or(0),
-                                    l.n_values, zarr, l.payload_source});
+    // ResolveFile lets only a Zarr locator lack a row (ChunkRef::zarr()).
+    refs.push_back(values::ChunkRef{state_->ResolveChunkFile(l, what), l});
   }
   auto lazy = std::make_shared<const LazySignalValues>(state_, signal.spec(), std::move(refs),
                                                        std::move(chunks));
@@ -84,10 +79,7 @@ std::shared_ptr<const model::TimeOffsets> ReadResolver::Offsets(const OffsetsLoc
                                                                 std::int64_t last_us) const {
   payload::OffsetsRef ref{
       .file = state_->ResolveFile(locator, "axes.offsets_path"),
-      .name = locator.path,
-      .row = locator.row,
-      .n_values = locator.n_values,
-      .digest = locator.digest,
+      .locator = locator,
       .first_us = first_us,
       .last_us = last_us,
       .axis = "axis with offsets at " + locator.path + " row " + std::to_string(locator.row)};

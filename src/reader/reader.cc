@@ -386,7 +386,7 @@ std::shared_ptr<model::Task> Reader::GetTask(std::int64_t id, std::optional<mode
 
 std::int64_t Reader::LocalIdOf(const ParentRef& parent, std::string_view import_kind,
                                std::string_view kind, std::int64_t parent_id) {
-  const std::vector<manifest::ParentEntry>& parents = state_->manifest().metadata.parents;
+  const std::vector<manifest::ParentRelease>& parents = state_->manifest().metadata.parents;
   std::string alias;
   if (const auto* named = std::get_if<ParentAlias>(&parent)) {
     alias = named->alias;

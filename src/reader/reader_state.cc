@@ -32,11 +32,7 @@ std::uint64_t CheckedDecodeBudget(std::int64_t bytes) {
 }
 
 catalog::CatalogIdentity IdentityOf(const manifest::Manifest& m) {
-  catalog::CatalogIdentity identity{m.dataset_id, m.metadata.dataset_version, {}};
-  for (const auto& p : m.metadata.parents) {
-    identity.parents.push_back(catalog::ParentRow{p.alias, p.dataset_id, p.version});
-  }
-  return identity;
+  return catalog::CatalogIdentity{m.dataset_id, m.metadata.dataset_version, m.metadata.parents};
 }
 
 }  // namespace
@@ -234,7 +230,7 @@ void ReaderState::StartSignals(SignalBatch& batch, bool caller_runs_first) {
   weights.reserve(batch.signals_.size());
   for (const auto& signal : batch.signals_) {
     std::int64_t values = 0;
-    for (const values::ChunkRef& chunk : signal->chunks()) values += chunk.n_values;
+    for (const values::ChunkRef& chunk : signal->chunks()) values += chunk.locator.n_values;
     weights.push_back(values);
   }
   batch.values_.assign(batch.signals_.size(), nullptr);
@@ -262,14 +258,15 @@ model::ValueArray ReaderState::ReadSignalOn(values::ChunkReader& lane,
 
 model::ValueArray ReaderState::ReadChunkOn(values::ChunkReader& lane, const values::ChunkRef& chunk,
                                            const model::Spec& spec) {
-  if (!chunk.zarr) return lane.Read(chunk, spec);
-  const std::string what = "Zarr store file of '" + chunk.value_path + "'";
+  if (!chunk.zarr()) return lane.Read(chunk, spec);
+  const ChunkLocator& l = chunk.locator;
+  const std::string what = "Zarr store file of '" + l.value_path + "'";
   return payload_files_.ReadZarr(
       chunk, spec,
       [&](const std::string& relative) {
-        return Resolve(chunk.payload_source, relative, StoredFile::kValues, false, what);
+        return Resolve(l.payload_source, relative, StoredFile::kValues, false, what);
       },
-      [&](const std::string& relative) { return PinOf(chunk.payload_source, relative); });
+      [&](const std::string& relative) { return PinOf(l.payload_source, relative); });
 }
 
 std::string ReaderState::ReadText(const payload::TextRef& ref) {

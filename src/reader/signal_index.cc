@@ -76,8 +76,10 @@ std::vector<values::ChunkRef> SignalIndex::ChunkRefs(const Entry& entry) const {
   for (std::uint64_t i = entry.first_chunk; i < entry.first_chunk + entry.n_chunks; ++i) {
     const CompactChunk& c = chunks_[i];
     const File& file = files_[c.file];
-    out.push_back(values::ChunkRef{file.path, file.value_path, c.major, c.row, c.n_values,
-                                   file.zarr, file.payload_source});
+    std::optional<std::int64_t> row;
+    if (!file.zarr) row = c.row;
+    out.push_back(values::ChunkRef{
+        file.path, ChunkLocator{file.payload_source, file.value_path, c.major, row, c.n_values}});
   }
   return out;
 }

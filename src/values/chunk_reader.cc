@@ -46,11 +46,11 @@ ChunkReader::OpenShard& ChunkReader::Shard(const ChunkRef& chunk) {
 }
 
 model::ValueArray ChunkReader::Read(const ChunkRef& chunk, const model::Spec& spec) {
+  const std::int64_t row = chunk.locator.minor.value_or(0);  // a Parquet locator has one
   // The site is spelled out only when a read fails: building it is an allocation per chunk.
   auto fail = [&](const std::string& problem) {
-    const std::string where = "values of '" + chunk.value_path + "', row group " +
-                              std::to_string(chunk.row_group) + ", row " +
-                              std::to_string(chunk.row);
+    const std::string where = "values of '" + chunk.locator.value_path + "', row group " +
+                              std::to_string(chunk.locator.major) + ", row " + std::to_string(row);
     throw FormatError(ErrorSite{chunk.file, "", where},
                       problem + " (spec_type '" + spec.spec_type + "')");
   };
@@ -60,14 +60,14 @@ model::ValueArray ChunkReader::Read(const ChunkRef& chunk, const model::Spec& sp
   const parquet::ColumnDescriptor& leaf =
       reader.columns()[static_cast<std::size_t>(shard.values_column)];
   if (std::string problem = ValuesLeafProblem(leaf, spec); !problem.empty()) fail(problem);
-  if (chunk.row_group < 0 || chunk.row_group >= reader.num_row_groups()) {
-    fail("row group " + std::to_string(chunk.row_group) + " does not exist (the shard has " +
+  if (chunk.locator.major < 0 || chunk.locator.major >= reader.num_row_groups()) {
+    fail("row group " + std::to_string(chunk.locator.major) + " does not exist (the shard has " +
          std::to_string(reader.num_row_groups()) + ")");
   }
-  const int row_group = static_cast<int>(chunk.row_group);
+  const int row_group = static_cast<int>(chunk.locator.major);
   const std::int64_t rows = reader.row_group_num_rows(row_group);
-  if (chunk.row < 0 || chunk.row >= rows) {
-    fail("row " + std::to_string(chunk.row) + " does not exist (the row group has " +
+  if (row < 0 || row >= rows) {
+    fail("row " + std::to_string(row) + " does not exist (the row group has " +
          std::to_string(rows) + ")");
   }
   // One scratch for every shard, emptied after a read that grew it past kKeepScratchBytes: a
@@ -78,8 +78,8 @@ model::ValueArray ChunkReader::Read(const ChunkRef& chunk, const model::Spec& sp
       if (scratch.values.capacity() > kKeepScratchBytes) scratch = parquet::ColumnData{};
     }
   } trim{scratch_};
-  reader.ReadRows(row_group, shard.values_column, chunk.row, chunk.row + 1, scratch_);
-  model::ValueArray values = RowToValues(scratch_, spec, chunk.n_values, fail);
+  reader.ReadRows(row_group, shard.values_column, row, row + 1, scratch_);
+  model::ValueArray values = RowToValues(scratch_, spec, chunk.locator.n_values, fail);
   ++closed_stats_.chunks_read;
   return values;
 }

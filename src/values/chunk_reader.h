@@ -19,6 +19,7 @@
 #include <span>
 #include <string>
 
+#include "core/locators.h"
 #include "parquet/dictionary_cache.h"
 #include "parquet/file_io.h"
 #include "parquet/file_reader.h"
@@ -26,18 +27,15 @@
 
 namespace timef::values {
 
-// A located chunk: the file to read (absolute or relative to the working directory) and the
-// name it has in the catalog (for messages). A Zarr chunk (docs/format.md §8.6) names the array:
-// `file` is its directory, `row_group` the first step on axis 0, `row` unused, and
-// `payload_source` the storing release whose manifest lists the array's files.
+// A chunk's locator (core/locators.h: Parquet `major` = row group, `minor` = row; Zarr `major` =
+// first step on axis 0, no `minor`) resolved to the file to read: the shard, or for a Zarr chunk
+// (docs/format.md §8.6) the array directory (absolute or relative to the working directory). The
+// locator's value_path names the chunk in messages; its payload_source is the storing release.
 struct ChunkRef {
   std::filesystem::path file;
-  std::string value_path;
-  std::int64_t row_group = 0;
-  std::int64_t row = 0;
-  std::int64_t n_values = 0;
-  bool zarr = false;
-  std::optional<std::string> payload_source;
+  ChunkLocator locator;
+
+  bool zarr() const { return !locator.minor.has_value(); }
 };
 
 struct ChunkReaderStats {

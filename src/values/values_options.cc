@@ -11,34 +11,27 @@ namespace {
   throw ValidationError(ErrorSite{std::nullopt, "values options", option}, problem);
 }
 
-void RequirePositive(const char* option, std::int64_t value) {
-  if (value < 1) Reject(option, "must be at least 1, got " + std::to_string(value));
+void Check(const write_option::Number& option, std::int64_t value) {
+  if (!option.Contains(value)) Reject(std::string(option.name), option.Problem(value));
 }
 
 }  // namespace
 
 void ValidateValuesOptions(const ValuesOptions& options) {
-  RequirePositive("chunk_max_bytes", options.chunk_max_bytes);
-  RequirePositive("row_group_target_bytes", options.row_group_target_bytes);
-  RequirePositive("shard_target_bytes", options.shard_target_bytes);
-  RequirePositive("data_page_target_bytes", options.data_page_target_bytes);
+  Check(write_option::chunk_max_bytes, options.chunk_max_bytes);
+  Check(write_option::row_group_target_bytes, options.row_group_target_bytes);
+  Check(write_option::shard_target_bytes, options.shard_target_bytes);
+  Check(write_option::data_page_target_bytes, options.data_page_target_bytes);
   if (options.compression != parquet::CompressionCodec::kZstd &&
       options.compression != parquet::CompressionCodec::kUncompressed) {
     Reject("compression", "the values plane writes zstd or uncompressed shards, not " +
                               parquet::ToString(options.compression));
   }
-  if (options.compression == parquet::CompressionCodec::kZstd &&
-      (options.compression_level < 1 || options.compression_level > 22)) {
-    Reject("compression_level",
-           "zstd level must be 1..22, got " + std::to_string(options.compression_level));
+  if (options.compression == parquet::CompressionCodec::kZstd) {
+    Check(write_option::compression_level, options.compression_level);
   }
-  if (options.zarr_compression_level < 0 || options.zarr_compression_level > 9) {
-    Reject("zarr_compression_level",
-           "blosc level must be 0..9, got " + std::to_string(options.zarr_compression_level));
-  }
-  if (options.compression_threads < 1 || options.compression_threads > 256) {
-    Reject("threads", "must be 1..256, got " + std::to_string(options.compression_threads));
-  }
+  Check(write_option::zarr_compression_level, options.zarr_compression_level);
+  Check(write_option::threads, options.compression_threads);
 }
 
 }  // namespace timef::values

@@ -8,43 +8,6 @@
 
 namespace timef::writer {
 
-manifest::Schema ManifestSchema(const model::DerivedSchema& schema) {
-  manifest::Schema out;
-  for (const model::Spec& spec : schema.time_series_specs) {
-    out.time_series_specs.push_back(
-        manifest::TimeSeriesSpec{.spec_type = spec.spec_type,
-                                 .name = spec.name,
-                                 .unit_value = spec.unit,
-                                 .dtype = spec.dtype,
-                                 .categories = spec.categories,
-                                 .value_shape = spec.value_shape,
-                                 .dimension_names = spec.dimension_names,
-                                 .nullable = spec.nullable,
-                                 .modality = spec.modality});
-  }
-  for (const model::AnnotationDescriptor& d : schema.annotations) {
-    out.annotations.push_back(manifest::AnnotationDescriptor{.key = d.key,
-                                                             .annotation_type = d.annotation_type,
-                                                             .value_type = d.value_type,
-                                                             .unit = d.unit,
-                                                             .description = d.description});
-  }
-  out.tasks = schema.tasks;
-  return out;
-}
-
-manifest::Counts ManifestCounts(const catalog::AuditCounts& counts) {
-  return manifest::Counts{.records = counts.records,
-                          .sources = counts.sources,
-                          .signals = counts.signals,
-                          .axes = counts.axes,
-                          .annotation_contents = counts.annotation_contents,
-                          .annotation_occurrences = counts.annotation_occurrences,
-                          .signal_chunks = counts.signal_chunks,
-                          .tasks = counts.tasks,
-                          .signals_by_spec = counts.signals_by_spec};
-}
-
 manifest::BuildEnv CurrentBuildEnv() {
   manifest::BuildEnv env;
   env.producer = manifest::Producer{"timef", kVersion};

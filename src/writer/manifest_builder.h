@@ -13,11 +13,6 @@
 
 namespace timef::writer {
 
-// The manifest schema block from the model's derived schema (the enums convert by position).
-manifest::Schema ManifestSchema(const model::DerivedSchema& schema);
-
-manifest::Counts ManifestCounts(const catalog::AuditCounts& counts);
-
 // producer, compiler and the versions of the libraries that shape the bytes (duckdb, zstd).
 manifest::BuildEnv CurrentBuildEnv();
 

@@ -17,9 +17,10 @@ parquet::CompressionCodec Codec(const WriteOptions& options) {
 
 values::ValuesOptions ToValuesOptions(const WriteOptions& options,
                                       std::optional<manifest::ValueEncodingChoice> card_choice) {
-  if (options.text_pack_threshold_bytes < 0) {
+  if (const std::int64_t v = options.text_pack_threshold_bytes;
+      !write_option::text_pack_threshold_bytes.Contains(v)) {
     throw ValidationError({.object = "WriteOptions", .where = "text_pack_threshold_bytes"},
-                          "must be >= 0, got " + std::to_string(options.text_pack_threshold_bytes));
+                          write_option::text_pack_threshold_bytes.Problem(v));
   }
   values::ValuesOptions out;
   out.chunk_max_bytes = options.chunk_max_bytes;

@@ -51,13 +51,12 @@ void JoinCard(manifest::Card& card, const model::Dataset& dataset) {
   };
   agree(card.dataset_id, dataset.dataset_id(), "dataset_id");
   agree(card.dataset_version, dataset.version(), "dataset_version");
-  std::vector<manifest::ParentEntry> parents;
-  for (const auto& p : dataset.parents()) parents.push_back({p.alias, p.dataset_id, p.version});
+  const std::vector<model::ParentRelease>& parents = dataset.parents();
   if (!card.parents.empty() && card.parents != parents) {
     throw ValidationError({.object = "card", .where = "parents"},
                           "differ from the dataset's parents");
   }
-  card.parents = std::move(parents);
+  card.parents = parents;
 }
 
 std::vector<std::shared_ptr<model::Signal>> AllSignals(const model::Dataset& dataset) {
@@ -159,7 +158,7 @@ WriteResult Write(model::Dataset& dataset, manifest::Card card, const fs::path& 
   JoinCard(card, dataset);
   CheckCard(card);
   dataset.AssignIds();
-  const model::DerivedSchema schema = dataset.Validate();
+  const model::Schema schema = dataset.Validate();
   const std::vector<std::shared_ptr<model::Signal>> signals = AllSignals(dataset);
   CheckWritable(dataset, signals, provenance, options.values_backend);
 
@@ -213,8 +212,8 @@ WriteResult Write(model::Dataset& dataset, manifest::Card card, const fs::path& 
     manifest::Manifest m;
     m.dataset_id = dataset.dataset_id();
     m.metadata = card;
-    m.schema = writer::ManifestSchema(schema);
-    m.counts = writer::ManifestCounts(summary.counts);
+    m.schema = schema;
+    m.counts = summary.counts;
     m.values_backend = options.values_backend;
     m.value_encoding = stored.encodings;
     m.build_env = writer::CurrentBuildEnv();

@@ -486,59 +486,59 @@ const std::vector<BreakCase>& Cases() {
        "schema.time_series_specs",
        "ecg_lead is ECG lead",
        {},
-       [](AuditFacts& f) { f.specs[1].name = "Lead"; }},
+       [](AuditFacts& f) { f.schema.time_series_specs[1].name = "Lead"; }},
       {"H2SpecMissingFromManifest",
        "H2",
        "schema.time_series_specs",
        "acc missing",
        {},
-       [](AuditFacts& f) { f.specs.erase(f.specs.begin()); }},
+       [](AuditFacts& f) { f.schema.time_series_specs.erase(f.schema.time_series_specs.begin()); }},
       {"H2DescriptorDiffers",
        "H2",
        "schema.annotations",
        "quality",
        {},
-       [](AuditFacts& f) { f.annotations[4].unit.reset(); }},
+       [](AuditFacts& f) { f.schema.annotations[4].unit.reset(); }},
       {"H2DescriptorMissing",
        "H2",
        "schema.annotations",
        "beat missing",
        {},
-       [](AuditFacts& f) { f.annotations.erase(f.annotations.begin() + 1); }},
+       [](AuditFacts& f) { f.schema.annotations.erase(f.schema.annotations.begin() + 1); }},
       {"H2TaskTypeMissing",
        "H2",
        "schema.tasks",
        "ts_correspondence missing",
        {},
-       [](AuditFacts& f) { f.task_types.pop_back(); }},
+       [](AuditFacts& f) { f.schema.tasks.pop_back(); }},
       // H3 spec rules (the manifest follows the catalog so that H2 holds)
       {"H3CategoriesWithoutEnum",
        "H3",
        "signals.categories",
        "e.g. 1, 2, 4",
        {"UPDATE signals SET categories = ['x'] WHERE spec_type = 'ecg_lead'"},
-       [](AuditFacts& f) { f.specs[1].categories = {"x"}; }},
+       [](AuditFacts& f) { f.schema.time_series_specs[1].categories = {"x"}; }},
       {"H3RepeatedCategories",
        "H3",
        "signals.categories",
        "e.g. 3",
        {"UPDATE signals SET categories = ['lo', 'lo'] WHERE spec_type = 'acc'"},
        [](AuditFacts& f) {
-         f.specs[0].categories = {"lo", "lo"};
+         f.schema.time_series_specs[0].categories = {"lo", "lo"};
        }},
       {"H3DimensionNames",
        "H3",
        "signals.dimension_names",
        "e.g. 1, 2, 4",
        {"UPDATE signals SET dimension_names = ['a'] WHERE spec_type = 'ecg_lead'"},
-       [](AuditFacts& f) { f.specs[1].dimension_names = {"a"}; }},
+       [](AuditFacts& f) { f.schema.time_series_specs[1].dimension_names = {"a"}; }},
       {"H3ReservedSpecType",
        "H3",
        "signals.spec_type",
        "e.g. 3",
        {"UPDATE signals SET spec_type = '_validity' WHERE spec_type = 'acc'"},
        [](AuditFacts& f) {
-         f.specs[0].spec_type = "_validity";
+         f.schema.time_series_specs[0].spec_type = "_validity";
          f.counts.signals_by_spec.erase("acc");
          f.counts.signals_by_spec["_validity"] = 1;
        }},
@@ -547,7 +547,7 @@ const std::vector<BreakCase>& Cases() {
        "signals.value_shape",
        "stored in Parquet (e.g. 1, 2, 4)",
        {"UPDATE signals SET value_shape = [2] WHERE spec_type = 'ecg_lead'"},
-       [](AuditFacts& f) { f.specs[1].value_shape = {2}; }},
+       [](AuditFacts& f) { f.schema.time_series_specs[1].value_shape = {2}; }},
       {"H3StrInZarr",
        "H3",
        "signals.dtype",
@@ -558,8 +558,8 @@ const std::vector<BreakCase>& Cases() {
         "UPDATE records SET read_order = CASE record_key WHEN 2 THEN 1 WHEN 7 THEN 0 ELSE "
         "read_order END"},
        [](AuditFacts& f) {
-         f.specs[0].dtype = "str";
-         f.specs[0].categories = {};
+         f.schema.time_series_specs[0].dtype = DType::kStr;
+         f.schema.time_series_specs[0].categories = {};
        }},
       // A1/A2 axes
       {"A1NotReduced",
@@ -685,7 +685,7 @@ const std::vector<BreakCase>& Cases() {
        "annotation_contents.name",
        "e.g. 4",
        {"UPDATE annotation_contents SET name = '' WHERE content_key = 4"},
-       [](AuditFacts& f) { f.annotations[0].key = ""; }},
+       [](AuditFacts& f) { f.schema.annotations[0].key = ""; }},
       {"N1NullListElement",
        "N1",
        "annotation_contents.text_list_value",
@@ -707,13 +707,13 @@ const std::vector<BreakCase>& Cases() {
        "e.g. 1",
        {"UPDATE annotation_occurrences SET span_type = 'point', start_us = 0 "
         "WHERE occurrence_key = 1"},
-       [](AuditFacts& f) { f.annotations[2].annotation_type = "point"; }},
+       [](AuditFacts& f) { f.schema.annotations[2].annotation_type = AnnotationType::kPoint; }},
       {"N1RegisteredNotStatic",
        "N1",
        "registered_annotations.span_type",
        "e.g. 10",
        {"UPDATE registered_annotations SET span_type = 'point', start_us = 1"},
-       [](AuditFacts& f) { f.annotations[7].annotation_type = "point"; }},
+       [](AuditFacts& f) { f.schema.annotations[7].annotation_type = AnnotationType::kPoint; }},
       {"N1ObjectMissing",
        "N1",
        "annotation_occurrences.object_key",

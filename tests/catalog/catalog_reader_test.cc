@@ -199,7 +199,7 @@ TEST_F(CatalogReaderTest, ParentsMustEqualTheManifestInOrder) {
 
   Break("INSERT INTO dataset_parents VALUES ('extra', 'acme/x', '0.1.0', 1)");
   CatalogIdentity two = ValidIdentity();
-  two.parents.push_back(ParentRow{"extra", "acme/x", "0.1.0"});
+  two.parents.push_back(model::ParentRelease{"extra", "acme/x", "0.1.0"});
   {
     CatalogReader reader(path_, two);
     EXPECT_NO_THROW(reader.Lease());

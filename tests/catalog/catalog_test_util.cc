@@ -143,13 +143,13 @@ void MakeValidCatalog(const std::filesystem::path& path) {
 CatalogIdentity ValidIdentity() {
   return CatalogIdentity{.dataset_id = "acme/demo",
                          .dataset_version = "1.0.0",
-                         .parents = {ParentRow{"base", "acme/base", "1.0.0"}}};
+                         .parents = {model::ParentRelease{"base", "acme/base", "1.0.0"}}};
 }
 
 AuditFacts ValidFacts() {
   AuditFacts f;
   f.identity = ValidIdentity();
-  f.counts = AuditCounts{
+  f.counts = manifest::Counts{
       .records = 3,
       .sources = 4,
       .signals = 4,
@@ -159,31 +159,34 @@ AuditFacts ValidFacts() {
       .signal_chunks = 4,
       .tasks = {{"classification", 1}, {"temporal_localization", 1}, {"ts_correspondence", 1}},
       .signals_by_spec = {{"acc", 1}, {"ecg_lead", 3}}};
-  f.specs = {
-      AuditSpec{.spec_type = "acc",
-                .name = "Acceleration",
-                .unit = std::nullopt,
-                .dtype = "enum",
-                .categories = {"lo", "hi"},
-                .nullable = true,
-                .modality = "time_series"},
-      AuditSpec{.spec_type = "ecg_lead",
-                .name = "ECG lead",
-                .unit = "millivolt",
-                .dtype = "float32",
-                .modality = "time_series"},
+  f.schema.time_series_specs = {
+      model::Spec{.spec_type = "acc",
+                  .name = "Acceleration",
+                  .unit = std::nullopt,
+                  .dtype = DType::kEnum,
+                  .categories = {"lo", "hi"},
+                  .nullable = true,
+                  .modality = Modality::kTimeSeries},
+      model::Spec{.spec_type = "ecg_lead",
+                  .name = "ECG lead",
+                  .unit = "millivolt",
+                  .dtype = DType::kFloat32,
+                  .modality = Modality::kTimeSeries},
   };
-  f.annotations = {
-      {"artifact", "interval", "bool", std::nullopt, std::nullopt},
-      {"beat", "point", std::nullopt, std::nullopt, std::nullopt},
-      {"label", "static", "str", std::nullopt, std::nullopt},
-      {"note", "static", "str", std::nullopt, std::nullopt},
-      {"quality", "static", "int", "count", std::nullopt},
-      {"score", "static", "float", std::nullopt, "a score"},
-      {"tags", "static", "list", std::nullopt, std::nullopt},
-      {"vocab", "static", "list", std::nullopt, std::nullopt},
+  using AT = AnnotationType;
+  using VT = AnnotationValueType;
+  f.schema.annotations = {
+      {"artifact", AT::kInterval, VT::kBool, std::nullopt, std::nullopt},
+      {"beat", AT::kPoint, std::nullopt, std::nullopt, std::nullopt},
+      {"label", AT::kStatic, VT::kStr, std::nullopt, std::nullopt},
+      {"note", AT::kStatic, VT::kStr, std::nullopt, std::nullopt},
+      {"quality", AT::kStatic, VT::kInt, "count", std::nullopt},
+      {"score", AT::kStatic, VT::kFloat, std::nullopt, "a score"},
+      {"tags", AT::kStatic, VT::kList, std::nullopt, std::nullopt},
+      {"vocab", AT::kStatic, VT::kList, std::nullopt, std::nullopt},
   };
-  f.task_types = {"classification", "temporal_localization", "ts_correspondence"};
+  f.schema.tasks = {TaskType::kClassification, TaskType::kTemporalLocalization,
+                    TaskType::kTsCorrespondence};
   f.values_backend = "parquet";
   f.own_time_series = {"time_series/part-00000000.parquet", "time_series/part-00000001.parquet"};
   f.own_payloads = {"payloads/offsets-00000000.parquet", "payloads/text-00000000.parquet"};
@@ -218,33 +221,9 @@ AuditFacts FactsFromModel(const model::Dataset& dataset, const ModelWriteSummary
   AuditFacts facts;
   facts.identity.dataset_id = dataset.dataset_id();
   facts.identity.dataset_version = dataset.version();
-  for (const auto& parent : dataset.parents()) {
-    facts.identity.parents.push_back(ParentRow{parent.alias, parent.dataset_id, parent.version});
-  }
+  facts.identity.parents = dataset.parents();
   facts.counts = summary.counts;
-  const model::DerivedSchema schema = model::DeriveSchema(dataset);
-  for (const model::Spec& spec : schema.time_series_specs) {
-    facts.specs.push_back(AuditSpec{.spec_type = spec.spec_type,
-                                    .name = spec.name,
-                                    .unit = spec.unit,
-                                    .dtype = std::string(model::ToString(spec.dtype)),
-                                    .categories = spec.categories,
-                                    .value_shape = spec.value_shape,
-                                    .dimension_names = spec.dimension_names,
-                                    .nullable = spec.nullable,
-                                    .modality = std::string(model::ToString(spec.modality))});
-  }
-  for (const model::AnnotationDescriptor& d : schema.annotations) {
-    std::optional<std::string> value_type;
-    if (d.value_type) value_type = std::string(model::ToString(*d.value_type));
-    facts.annotations.push_back(
-        AuditDescriptor{.key = d.key,
-                        .annotation_type = std::string(model::ToString(d.annotation_type)),
-                        .value_type = value_type,
-                        .unit = d.unit,
-                        .description = d.description});
-  }
-  for (model::TaskType type : schema.tasks) facts.task_types.emplace_back(model::ToString(type));
+  facts.schema = model::DeriveSchema(dataset);
   facts.own_time_series = summary.time_series_paths;
   facts.own_payloads = summary.payload_paths;
   return facts;

@@ -107,18 +107,18 @@ void CheckLegacyKeysSurvive(const manifest::Manifest& m) {
   EXPECT_TRUE(card.parents.empty());
   EXPECT_FALSE(card.source_revision.has_value());
   EXPECT_FALSE(card.value_encoding.has_value());
-  using manifest::TimeSeriesSpec;
+  using manifest::Spec;
   auto spec = [](std::string type, std::string name, std::optional<std::string> unit, DType dtype,
                  std::vector<std::string> categories, bool nullable, Modality modality) {
-    return TimeSeriesSpec{.spec_type = std::move(type),
-                          .name = std::move(name),
-                          .unit_value = std::move(unit),
-                          .dtype = dtype,
-                          .categories = std::move(categories),
-                          .nullable = nullable,
-                          .modality = modality};
+    return Spec{.spec_type = std::move(type),
+                .name = std::move(name),
+                .unit = std::move(unit),
+                .dtype = dtype,
+                .categories = std::move(categories),
+                .nullable = nullable,
+                .modality = modality};
   };
-  const std::vector<TimeSeriesSpec> specs = {
+  const std::vector<Spec> specs = {
       spec("ecg", "ECG", "millivolt", DType::kFloat32, {}, false, Modality::kTimeSeries),
       spec("flag", "Valid", "dimensionless", DType::kBool, {}, false, Modality::kTimeSeries),
       // "frobnicate" does not parse: unknown, with a warning.
@@ -128,10 +128,10 @@ void CheckLegacyKeysSurvive(const manifest::Manifest& m) {
       spec("text", "Notes", std::nullopt, DType::kStr, {}, false, Modality::kText)};
   ASSERT_EQ(m.schema.time_series_specs.size(), specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) {
-    const TimeSeriesSpec& got = m.schema.time_series_specs[i];
+    const Spec& got = m.schema.time_series_specs[i];
     EXPECT_EQ(got.spec_type, specs[i].spec_type);
     EXPECT_EQ(got.name, specs[i].name) << got.spec_type;
-    EXPECT_EQ(got.unit_value, specs[i].unit_value) << got.spec_type;
+    EXPECT_EQ(got.unit, specs[i].unit) << got.spec_type;
     EXPECT_EQ(got.dtype, specs[i].dtype) << got.spec_type;
     EXPECT_EQ(got.categories, specs[i].categories) << got.spec_type;
     EXPECT_EQ(got.value_shape, specs[i].value_shape) << got.spec_type;

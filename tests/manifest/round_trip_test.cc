@@ -148,11 +148,11 @@ TEST(DefaultsTest, SpecDefaultsApply) {
       {"time_series_specs", {{{"spec_type", "x"}, {"name", "X"}, {"unit_value", nullptr}}}}};
   Manifest manifest = ParseManifest(doc.dump());
   ASSERT_EQ(manifest.schema.time_series_specs.size(), 1u);
-  const TimeSeriesSpec& spec = manifest.schema.time_series_specs[0];
+  const Spec& spec = manifest.schema.time_series_specs[0];
   EXPECT_EQ(spec.dtype, DType::kFloat32);
   EXPECT_EQ(spec.modality, Modality::kTimeSeries);
   EXPECT_FALSE(spec.nullable);
-  EXPECT_FALSE(spec.unit_value.has_value());
+  EXPECT_FALSE(spec.unit.has_value());
   EXPECT_TRUE(spec.value_shape.empty());
   RecordProducedManifest("spec_defaults", WriteManifest(manifest));
 }

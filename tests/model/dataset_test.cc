@@ -49,7 +49,7 @@ TEST(DatasetTest, ExplicitEmptyTargetsDifferFromAbsentTargets) {
 
 TEST(DatasetTest, DerivesSortedSchema) {
   auto s = MakeSample();
-  DerivedSchema schema = DeriveSchema(*s.dataset);
+  Schema schema = DeriveSchema(*s.dataset);
   std::vector<std::string> spec_types;
   for (const auto& spec : schema.time_series_specs) spec_types.push_back(spec.spec_type);
   EXPECT_EQ(spec_types,

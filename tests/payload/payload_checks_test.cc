@@ -65,10 +65,10 @@ TEST_F(TextChecksTest, CorrectRefsRead) {
 
 TEST_F(TextChecksTest, WrongLength) {
   TextRef ref = Ref(text_);
-  ref.length = 5;  // characters, not bytes
+  ref.locator.length = 5;  // characters, not bytes
   ExpectFormatError([&] { reader_.ReadText(ref); }, text_.file, "text key 42", "6 UTF-8 bytes");
   TextRef list = Ref(list_);
-  list.length = 2;
+  list.locator.length = 2;
   ExpectFormatError([&] { reader_.ReadTextList(list); }, list_.file, "text key 42", "3 elements");
 }
 
@@ -81,10 +81,10 @@ TEST_F(TextChecksTest, WrongKind) {
 
 TEST_F(TextChecksTest, RowBeyondTheFile) {
   TextRef ref = Ref(text_);
-  ref.row = 2;
+  ref.locator.row = 2;
   ExpectFormatError([&] { reader_.ReadText(ref); }, text_.file, "text key 42",
                     "row 2 is beyond the file's 2 rows");
-  ref.row = -1;
+  ref.locator.row = -1;
   ExpectFormatError([&] { reader_.ReadText(ref); }, text_.file, "text key 42", "row -1");
 }
 
@@ -97,7 +97,7 @@ TEST(TextCraftedChecksTest, BothOrNeitherColumnSetAndInvalidStoredUtf8) {
                         CraftedTextRow{std::nullopt, std::vector<std::string>{"ok", "\xc3"}}});
   PayloadReader reader;
   auto ref = [&](std::int64_t row, std::int64_t length) {
-    return TextRef{dir.path() / name, name, row, length, 9};
+    return TextRef{dir.path() / name, TextLocator{std::nullopt, name, row, length}, 9};
   };
   ExpectFormatError([&] { reader.ReadText(ref(0, 4)); }, name, "text key 9", "both");
   ExpectFormatError([&] { reader.ReadTextList(ref(1, 0)); }, name, "text key 9",
@@ -114,7 +114,7 @@ TEST(TextCraftedChecksTest, OffsetsFileReadAsTextLacksTheColumns) {
   PayloadReader reader;
   ExpectFormatError(
       [&] {
-        reader.ReadText(TextRef{dir.path() / name, name, 0, 2, 3});
+        reader.ReadText(TextRef{dir.path() / name, TextLocator{std::nullopt, name, 0, 2}, 3});
       },
       name, "text key 3", "neither");
 }
@@ -122,8 +122,8 @@ TEST(TextCraftedChecksTest, OffsetsFileReadAsTextLacksTheColumns) {
 TEST(PayloadReaderTest, MissingFileIsAFileErrorWithNoSuchFile) {
   ScratchDir dir;
   PayloadReader reader;
-  const TextRef ref{dir.path() / "payloads/text-00000007.parquet", "payloads/text-00000007.parquet",
-                    0, 1, 1};
+  const TextRef ref{dir.path() / "payloads/text-00000007.parquet",
+                    TextLocator{std::nullopt, "payloads/text-00000007.parquet", 0, 1}, 1};
   try {
     reader.ReadText(ref);
     FAIL() << "expected FileError";
@@ -153,14 +153,14 @@ TEST_F(OffsetsChecksTest, CorrectRefReads) { EXPECT_EQ(reader_.ReadOffsets(Ref()
 
 TEST_F(OffsetsChecksTest, WrongCount) {
   OffsetsRef ref = Ref();
-  ref.n_values = 5;
+  ref.locator.n_values = 5;
   ExpectFormatError([&] { reader_.ReadOffsets(ref); }, location_.path, "axis 3",
                     "holds 4 offsets, the catalog says offsets_n_values = 5");
 }
 
 TEST_F(OffsetsChecksTest, WrongDigest) {
   OffsetsRef ref = Ref();
-  ref.digest = OffsetsDigest(std::vector<std::int64_t>{100, 250, 251, 900});
+  ref.locator.digest = OffsetsDigest(std::vector<std::int64_t>{100, 250, 251, 900});
   ExpectFormatError([&] { reader_.ReadOffsets(ref); }, location_.path, "axis 3", "digest");
 }
 
@@ -177,7 +177,7 @@ TEST_F(OffsetsChecksTest, WrongFirstAndLast) {
 
 TEST_F(OffsetsChecksTest, RowBeyondTheFile) {
   OffsetsRef ref = Ref();
-  ref.row = 1;
+  ref.locator.row = 1;
   ExpectFormatError([&] { reader_.ReadOffsets(ref); }, location_.path, "axis 3",
                     "row 1 is beyond the file's 1 rows");
 }
@@ -189,11 +189,14 @@ TEST(OffsetsCraftedChecksTest, DecreasingOffsetsWithMatchingLocatorFail) {
   WriteCraftedOffsetsFile(dir.path() / name, {{1, 2, 3}, decreasing});
   PayloadReader reader;
   // Count, digest, first and last all match: only the order is wrong.
-  const OffsetsRef ref{dir.path() / name, name, 1, 4, OffsetsDigest(decreasing), 10, 40, "axis 8"};
+  const OffsetsRef ref{dir.path() / name,
+                       OffsetsLocator{std::nullopt, name, 1, 4, OffsetsDigest(decreasing)}, 10, 40,
+                       "axis 8"};
   ExpectFormatError([&] { reader.ReadOffsets(ref); }, name, "axis 8", "not non-decreasing");
   const OffsetsRef fine{
-      dir.path() / name, name, 0, 3, OffsetsDigest(std::vector<std::int64_t>{1, 2, 3}), 1, 3,
-      "axis 7"};
+      dir.path() / name,
+      OffsetsLocator{std::nullopt, name, 0, 3, OffsetsDigest(std::vector<std::int64_t>{1, 2, 3})},
+      1, 3, "axis 7"};
   EXPECT_EQ(reader.ReadOffsets(fine), (std::vector<std::int64_t>{1, 2, 3}));
 }
 
@@ -203,7 +206,9 @@ TEST(OffsetsCraftedChecksTest, TextFileReadAsOffsetsLacksTheColumn) {
   WriteCraftedTextFile(dir.path() / name, {CraftedTextRow{"x", std::nullopt}});
   PayloadReader reader;
   const OffsetsRef ref{
-      dir.path() / name, name, 0, 1, OffsetsDigest(std::vector<std::int64_t>{0}), 0, 0, "axis 1"};
+      dir.path() / name,
+      OffsetsLocator{std::nullopt, name, 0, 1, OffsetsDigest(std::vector<std::int64_t>{0})}, 0, 0,
+      "axis 1"};
   ExpectFormatError([&] { reader.ReadOffsets(ref); }, name, "axis 1", "no `offsets_us` column");
 }
 

@@ -31,21 +31,15 @@ using ::timef::testing::ScratchDir;
 
 inline TextRef MakeTextRef(const std::filesystem::path& release, const TextLocator& location,
                            std::int64_t text_key = 1) {
-  return TextRef{release / location.file, location.file, location.row, location.length, text_key};
+  return TextRef{release / location.file, location, text_key};
 }
 
 inline OffsetsRef MakeOffsetsRef(const std::filesystem::path& release,
                                  const OffsetsLocator& location,
                                  const std::vector<std::int64_t>& offsets,
                                  std::string axis = "axis 1") {
-  return OffsetsRef{release / location.path,
-                    location.path,
-                    location.row,
-                    location.n_values,
-                    location.digest,
-                    offsets.empty() ? 0 : offsets.front(),
-                    offsets.empty() ? 0 : offsets.back(),
-                    std::move(axis)};
+  return OffsetsRef{release / location.path, location, offsets.empty() ? 0 : offsets.front(),
+                    offsets.empty() ? 0 : offsets.back(), std::move(axis)};
 }
 
 // One row of a crafted text file: the `text` slot and the `text_list` list, each maybe null.

@@ -222,3 +222,25 @@ def test_a_generator_function_writes_values_in_pieces(tmp_path):
         yield whole[:9_999]
     with pytest.raises(timef.ValidationError, match="pieces hold 9999"):
         timef.write(_pieces_dataset(short, "1.0.0"), tmp_path / "c", card=CARD)
+
+
+def test_write_keywords_are_the_declared_write_options(tmp_path):
+    # The keywords come from the C++ list of write options (include/timef/write_options.h).
+    names = set(timef._OPTION_NAMES)
+    assert {"chunk_max_bytes", "row_group_target_bytes", "shard_target_bytes",
+            "data_page_target_bytes", "compression", "compression_level", "threads",
+            "text_pack_threshold_bytes", "audit", "values_backend",
+            "zarr_compression_level"} == names
+    ds = timef.Dataset("tests/py-options", "1.0.0")
+    src = ds.add_record(timef.Record(start_time_us=0)).add_source("s")
+    src.add_signal(timef.Signal("x", timef.Spec("x", dtype="int16"), timef.TimeAxis.from_rate(10),
+                                np.arange(10, dtype=np.int16)))
+    with pytest.raises(timef.ValidationError, match="unknown option 'jobs'"):
+        timef.write(ds, tmp_path, card=CARD, jobs=2)
+    with pytest.raises(timef.ValidationError, match="threads"):
+        timef.write(ds, tmp_path, card=CARD, threads=257)
+    with pytest.raises(timef.ValidationError, match="text_pack_threshold_bytes"):
+        timef.write(ds, tmp_path, card=CARD, text_pack_threshold_bytes=-1)
+    release = timef.write(ds, tmp_path, card=CARD, threads=2, compression="uncompressed",
+                          audit=False)
+    assert pathlib.Path(release, "manifest.json").exists()

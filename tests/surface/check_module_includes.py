@@ -32,6 +32,7 @@ PUBLIC_OWNERS = {
     "timef/value_pages.h": "reader",
     "timef/version.h": "core",
     "timef/vocabulary.h": "core",
+    "timef/write_options.h": "core",
     "timef/writer.h": "writer",
 }
 PUBLIC_PREFIX_OWNERS = {"timef/model/": "model"}

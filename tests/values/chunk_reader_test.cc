@@ -16,8 +16,7 @@ using testing::MakeSpec;
 using testing::ScratchDir;
 
 ChunkRef RefOf(const std::filesystem::path& release, const ChunkLocator& placement) {
-  return ChunkRef{release / placement.value_path, placement.value_path, placement.major,
-                  *placement.minor, placement.n_values};
+  return ChunkRef{release / placement.value_path, placement};
 }
 
 // One signal of one spec_type written with default options; returns its first chunk's locator.
@@ -103,16 +102,16 @@ TEST(ChunkReaderTest, LocatorOutsideTheShardOrWrongLengthIsAFormatError) {
   ChunkReader reader;
   EXPECT_TRUE(reader.Read(good, *spec) == ValueArray::Of<double>({1, 2, 3}));
   ChunkRef bad = good;
-  bad.row_group = 1;
+  bad.locator.major = 1;
   EXPECT_THROW(reader.Read(bad, *spec), FormatError);
   bad = good;
-  bad.row_group = -1;
+  bad.locator.major = -1;
   EXPECT_THROW(reader.Read(bad, *spec), FormatError);
   bad = good;
-  bad.row = 1;
+  bad.locator.minor = 1;
   EXPECT_THROW(reader.Read(bad, *spec), FormatError);
   bad = good;
-  bad.n_values = 4;
+  bad.locator.n_values = 4;
   EXPECT_THROW(reader.Read(bad, *spec), FormatError);
   bad = good;
   bad.file = dir.path() / "time_series" / "missing.parquet";
@@ -193,12 +192,13 @@ TEST(ChunkReaderTest, ShardsOfOtherWritersAreFoundByColumnName) {
                    {Labels({{"b", "a"}, {"c", "zzz", "a"}}), extra_data});
   ChunkReader reader;
   auto spec = MakeSpec("e", DType::kEnum, false, {"a", "b", "c", "zzz"});
-  EXPECT_TRUE(reader.Read(ChunkRef{path, "foreign", 0, 1, 3}, *spec) ==
+  EXPECT_TRUE(reader.Read(ChunkRef{path, ChunkLocator{std::nullopt, "foreign", 0, 1, 3}}, *spec) ==
               ValueArray::EnumCodes({2, 3, 0}));
-  EXPECT_TRUE(reader.Read(ChunkRef{path, "foreign", 0, 0, 2}, *MakeSpec("s", DType::kStr)) ==
-              ValueArray::Of<std::string>({"b", "a"}));
+  EXPECT_TRUE(reader.Read(ChunkRef{path, ChunkLocator{std::nullopt, "foreign", 0, 0, 2}},
+                          *MakeSpec("s", DType::kStr)) == ValueArray::Of<std::string>({"b", "a"}));
   auto narrow = MakeSpec("e", DType::kEnum, false, {"a", "b", "c"});
-  EXPECT_THROW(reader.Read(ChunkRef{path, "foreign", 0, 1, 3}, *narrow), FormatError);
+  EXPECT_THROW(reader.Read(ChunkRef{path, ChunkLocator{std::nullopt, "foreign", 0, 1, 3}}, *narrow),
+               FormatError);
 }
 
 TEST(ChunkReaderTest, MissingOrFlatValuesColumnIsAFormatError) {
@@ -217,8 +217,11 @@ TEST(ChunkReaderTest, MissingOrFlatValuesColumnIsAFormatError) {
   const auto other_path = WriteForeign(dir.path() / "other", {flat}, {data});
   ChunkReader reader;
   auto spec = MakeSpec("f", DType::kFloat32);
-  EXPECT_THROW(reader.Read(ChunkRef{flat_path, "flat", 0, 0, 1}, *spec), FormatError);
-  EXPECT_THROW(reader.Read(ChunkRef{other_path, "other", 0, 0, 1}, *spec), FormatError);
+  EXPECT_THROW(reader.Read(ChunkRef{flat_path, ChunkLocator{std::nullopt, "flat", 0, 0, 1}}, *spec),
+               FormatError);
+  EXPECT_THROW(
+      reader.Read(ChunkRef{other_path, ChunkLocator{std::nullopt, "other", 0, 0, 1}}, *spec),
+      FormatError);
 }
 
 TEST(ValuesLeafProblemTest, RejectsLegacyTwoLevelLists) {

@@ -67,9 +67,7 @@ inline model::ValueArray ReadSignal(ChunkReader& reader, const std::filesystem::
                                     const model::Spec& spec) {
   std::vector<model::ValueArray> parts;
   for (const ChunkLocator& placement : result.chunks.at(signal_id)) {
-    ChunkRef ref{release / placement.value_path, placement.value_path, placement.major,
-                 *placement.minor, placement.n_values};
-    parts.push_back(reader.Read(ref, spec));
+    parts.push_back(reader.Read(ChunkRef{release / placement.value_path, placement}, spec));
   }
   return ConcatValues(spec.dtype, parts);
 }

@@ -25,8 +25,8 @@ struct EditArgs {
   std::string release;
   std::string version;
   std::vector<int64_t> remove_records;
-  std::string values_backend = "parquet";
-  int threads = 1;
+  std::string values_backend{write_option::values_backend.default_text};
+  int threads = static_cast<int>(write_option::threads.default_value);
 };
 
 struct DeriveArgs {
@@ -35,8 +35,8 @@ struct DeriveArgs {
   std::string alias;
   std::vector<int64_t> records;  // empty = every record
   bool with_tasks = false;
-  std::string values_backend = "parquet";
-  int threads = 1;
+  std::string values_backend{write_option::values_backend.default_text};
+  int threads = static_cast<int>(write_option::threads.default_value);
 };
 
 // Write options with --values-backend (parquet or zarr, docs/format.md §8) and --threads applied.
@@ -49,8 +49,9 @@ WriteOptions BackendOptions(const std::string& backend, int threads) {
 
 void AddBackendOption(CLI::App& cmd, std::string& backend) {
   cmd.add_option("--values-backend", backend,
-                 "Backend of the values this release writes itself: parquet (default) or zarr "
-                 "(N-D specs, no str)")
+                 "Backend of the values this release writes itself, parquet or zarr (default " +
+                     std::string(write_option::values_backend.default_text) +
+                     "): " + std::string(write_option::values_backend.doc))
       ->check(CLI::IsMember(core::EnumNames<manifest::ValuesBackend>()));
 }
 

@@ -118,7 +118,7 @@ int RunInfo(const std::string& path) {
     fmt::print("upgraded_from legacy format {}, manifest {}\n", upgraded->timef_format_version,
                upgraded->manifest_checksum);
   }
-  for (const manifest::ParentEntry& parent : card.parents) {
+  for (const manifest::ParentRelease& parent : card.parents) {
     fmt::print("parent       {} = {}\n", Shown(parent.alias), Shown(parent.Ref()));
   }
   for (const auto& [ref, pins] : m.payload_sources) {
@@ -149,13 +149,13 @@ int RunInfo(const std::string& path) {
                {"signals", true},
                {"encoding"}},
               OutputFormat::kText, {.indent = 2});
-  for (const manifest::TimeSeriesSpec& spec : m.schema.time_series_specs) {
+  for (const manifest::Spec& spec : m.schema.time_series_specs) {
     auto signals = c.signals_by_spec.find(spec.spec_type);
     auto encoding = m.value_encoding.find(spec.spec_type);
     std::string dtype(ToString(spec.dtype));
     if (!spec.categories.empty()) dtype += fmt::format(" ({} categories)", spec.categories.size());
     specs.Add(
-        {Cell::Str(spec.spec_type), Cell::Str(dtype), Cell::OptStr(spec.unit_value),
+        {Cell::Str(spec.spec_type), Cell::Str(dtype), Cell::OptStr(spec.unit),
          Cell::Str(spec.nullable ? "yes" : "no"), Cell::Str(std::string(ToString(spec.modality))),
          Cell::Int(signals == c.signals_by_spec.end() ? 0 : signals->second),
          encoding == m.value_encoding.end() ? Cell::OptStr(std::nullopt)

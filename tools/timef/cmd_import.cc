@@ -39,8 +39,8 @@ struct ImportArgs {
   bool keep_digital = false;
   std::vector<std::string> spec_types;
   bool no_checksum = false;
-  std::vector<std::string> annotators;  // wfdb
-  int jobs = 1;                         // --jobs, alias --threads: WriteOptions::threads
+  std::vector<std::string> annotators;                               // wfdb
+  int jobs = static_cast<int>(write_option::threads.default_value);  // --jobs, --threads
   // csv only
   std::optional<std::string> time_column;
   std::string time_unit = "auto";
@@ -230,9 +230,8 @@ void RegisterImportCommands(CLI::App& app, Action& action) {
                   "wfdb: read the annotation file RECORD.NAME (repeatable; default: RECORD.atr "
                   "when it exists)");
   AddThreadsOption(*cmd, args->jobs, "-j,--jobs,--threads",
-                   "Threads of the import, 1..256 (default 1; --threads is an alias): the values "
-                   "of each row group are compressed on N threads in the background while the "
-                   "next one is decoded; the release's bytes are the same for any count");
+                   "Threads of the import (--threads is an alias): the values of each row group "
+                   "are compressed on N threads in the background while the next one is decoded");
   // csv only
   cmd->add_option("--time-column", args->time_column,
                   "csv: the time column (default: the first named time, t, timestamp or datetime)");

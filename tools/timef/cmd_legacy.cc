@@ -19,7 +19,7 @@ struct UpgradeArgs {
   std::string legacy;
   std::string out;
   std::optional<std::string> version;
-  int threads = 1;
+  int threads = static_cast<int>(write_option::threads.default_value);
 };
 
 int RunUpgrade(const UpgradeArgs& args) {

@@ -84,7 +84,7 @@ int Show(const std::string& argument) {
   if (card.source_revision) fmt::print("revision     {}\n", Shown(*card.source_revision));
   fmt::print("format       TimeF {}, values backend {}\n", m.format_version,
              ToString(m.values_backend));
-  fmt::print("parents      {}\n", Shown(Join(card.parents, [](const manifest::ParentEntry& p) {
+  fmt::print("parents      {}\n", Shown(Join(card.parents, [](const manifest::ParentRelease& p) {
                return p.alias + " = " + p.Ref();
              })));
   const manifest::Counts& c = m.counts;
@@ -101,7 +101,7 @@ int Show(const std::string& argument) {
     Table rows(
         {{"spec_type"}, {"dtype"}, {"unit"}, {"shape"}, {"signals", true}, {"encoding"}, {"name"}},
         OutputFormat::kText, {.indent = 2});
-    for (const manifest::TimeSeriesSpec& spec : m.schema.time_series_specs) {
+    for (const manifest::Spec& spec : m.schema.time_series_specs) {
       auto signals = c.signals_by_spec.find(spec.spec_type);
       auto encoding = m.value_encoding.find(spec.spec_type);
       std::string shape =
@@ -112,7 +112,7 @@ int Show(const std::string& argument) {
       std::string dtype = str(spec.dtype) + (spec.nullable ? "?" : "");
       std::string name = spec.name;
       if (spec.modality != Modality::kTimeSeries) name += " [" + str(spec.modality) + "]";
-      rows.Add({Cell::Str(spec.spec_type), Cell::Str(dtype), Cell::Str(OrNone(spec.unit_value)),
+      rows.Add({Cell::Str(spec.spec_type), Cell::Str(dtype), Cell::Str(OrNone(spec.unit)),
                 Cell::Str(shape),
                 Cell::Int(signals == c.signals_by_spec.end() ? 0 : signals->second),
                 Cell::Str(encoding == m.value_encoding.end() ? "-" : str(encoding->second)),

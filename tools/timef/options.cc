@@ -4,6 +4,8 @@
 #include <map>
 #include <string>
 
+#include "timef/write_options.h"
+
 namespace timef::cli {
 
 CLI::Validator WholeNumberAtLeast(int64_t min) {
@@ -32,22 +34,25 @@ CLI::Validator IdNumber() {
 
 void AddThreadsOption(CLI::App& command, int& threads, const std::string& names,
                       const std::string& help) {
+  const write_option::Number& option = write_option::threads;
+  const std::string range = std::to_string(option.min) + ".." + std::to_string(option.max);
   command
       .add_option(names, threads,
-                  !help.empty() ? help
-                                : "Threads that compress values pages, 1..256 (default 1); the "
-                                  "release's bytes are the same for any count")
+                  (help.empty() ? "Threads that compress values pages" : help) + "; " + range +
+                      ", default " + std::to_string(option.default_value) + " (" +
+                      std::string(option.doc) + ")")
       ->check(CLI::Validator(
-          [](std::string& text) -> std::string {
-            int value = 0;
+          [option](std::string& text) -> std::string {
+            std::int64_t value = 0;
             const char* end = text.data() + text.size();
             auto [ptr, error] = std::from_chars(text.data(), end, value);
-            if (text.empty() || error != std::errc() || ptr != end || value < 1 || value > 256) {
-              return "expected a whole number from 1 to 256, got '" + text + "'";
+            if (text.empty() || error != std::errc() || ptr != end || !option.Contains(value)) {
+              return "expected a whole number from " + std::to_string(option.min) + " to " +
+                     std::to_string(option.max) + ", got '" + text + "'";
             }
             return "";
           },
-          "", "1..256"));
+          "", range));
 }
 
 void AddFormatOption(CLI::App& command, OutputFormat& format) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "table.h"
+#include "timef/write_options.h"
 
 namespace timef::cli {
 
@@ -14,8 +15,9 @@ CLI::Validator WholeNumberAtLeast(int64_t min);
 // A dataset ID: a whole number >= 1.
 CLI::Validator IdNumber();
 
-// --threads N (1..256, default 1) for the commands that write a release: WriteOptions::threads.
-// `names` and `help` replace the option's names and description (e.g. "-j,--jobs,--threads").
+// --threads N for the commands that write a release: WriteOptions::threads, its range, default and
+// doc from timef/write_options.h. `names` and `help` replace the option's names and the start of
+// its description (e.g. "-j,--jobs,--threads").
 void AddThreadsOption(CLI::App& command, int& threads, const std::string& names = "--threads",
                       const std::string& help = "");
 

@@ -14,6 +14,7 @@
 #include "timef/json.h"
 #include "timef/model/span.h"
 #include "timef/model/text.h"
+#include "timef/vocabulary.h"
 
 namespace timef::model {
 
@@ -23,6 +24,8 @@ enum class ValueKind { kMarker, kText, kInteger, kFloat, kBoolean, kTextList };
 // "marker" for kMarker (stored as NULL), else the catalog name.
 const std::string& ToString(ValueKind kind);
 std::optional<ValueKind> ParseValueKind(std::string_view text);
+// The schema value type of an annotation of `kind` (§5.3); nullopt for a marker, which has none.
+std::optional<::timef::AnnotationValueType> ValueTypeOf(ValueKind kind);
 
 class AnnotationValue {
  public:

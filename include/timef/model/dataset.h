@@ -10,21 +10,12 @@
 
 #include "timef/model/annotation.h"
 #include "timef/model/ids.h"
+#include "timef/model/parent.h"
 #include "timef/model/record.h"
 #include "timef/model/schema.h"
 #include "timef/model/task.h"
 
 namespace timef::model {
-
-// One parent release under a local alias (a copy of the card's `metadata.parents` entry).
-struct ParentRelease {
-  std::string alias;       // ^[a-z][a-z0-9_-]*$
-  std::string dataset_id;  // org/name
-  std::string version;     // x.y.z
-
-  std::string Ref() const { return dataset_id + "@" + version; }
-  bool operator==(const ParentRelease&) const = default;
-};
 
 // Ownership, lifetime, threading and errors: the model objects' contract (annotation.h,
 // Annotatable).
@@ -73,7 +64,7 @@ class Dataset final : public Annotatable {
   // Checks every invariant of docs/format.md §14 that the model can check (see validate.h). Throws
   // ValidationError naming the object and the field. Returns the schema it derived on the way
   // (DeriveSchema), so a writer validates and derives once.
-  DerivedSchema Validate() const;
+  Schema Validate() const;
 
   // "dataset org/name@1.2.3".
   std::string Describe() const override;

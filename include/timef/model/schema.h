@@ -1,6 +1,7 @@
-// The schema a writer derives from the model (docs/format.md §5.3): one spec per spec_type, one
-// annotation descriptor per key, the task types present. The writer maps it to the manifest's
-// Schema; both speak the vocabulary of timef/vocabulary.h.
+// The schema of a release (docs/format.md §5.3): one spec per spec_type, one annotation descriptor
+// per key, the task types present. DeriveSchema() derives it from the model; the manifest stores
+// this same type (manifest::Schema is a using-declaration of it), and the catalog audit checks the
+// catalog against it.
 #pragma once
 
 #include <optional>
@@ -8,9 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "timef/model/annotation.h"
 #include "timef/model/spec.h"
-#include "timef/model/task.h"
 #include "timef/vocabulary.h"
 
 namespace timef::model {
@@ -21,10 +20,9 @@ using ::timef::AnnotationType;
 using ::timef::AnnotationValueType;
 using ::timef::ParseAnnotationType;
 using ::timef::ParseAnnotationValueType;
+using ::timef::TaskType;
 
-// The value type of an annotation of `kind`; nullopt for a marker, which has none.
-std::optional<AnnotationValueType> ValueTypeOf(ValueKind kind);
-
+// An annotations entry of the schema. Plain data.
 struct AnnotationDescriptor {
   std::string key;
   AnnotationType annotation_type = AnnotationType::kStatic;
@@ -35,17 +33,19 @@ struct AnnotationDescriptor {
   bool operator==(const AnnotationDescriptor&) const = default;
 };
 
-struct DerivedSchema {
+// Plain data. Serialized by the manifest as {"time_series_specs": [...], "annotations": [...],
+// "tasks": [{"task_type": T}]}; each list is sorted by its key field and unique by it.
+struct Schema {
   std::vector<Spec> time_series_specs;            // sorted by spec_type
   std::vector<AnnotationDescriptor> annotations;  // sorted by key
   std::vector<TaskType> tasks;                    // sorted by name
 
-  bool operator==(const DerivedSchema&) const = default;
+  bool operator==(const Schema&) const = default;
 };
 
 // Derives the schema from every signal, annotation (occurrences and registered) and task.
 // ValidationError for two specs of one spec_type that differ, or a key whose uses disagree on
 // span type, value type, unit or description (a missing unit/description yields to a present one).
-DerivedSchema DeriveSchema(const Dataset& dataset);
+Schema DeriveSchema(const Dataset& dataset);
 
 }  // namespace timef::model

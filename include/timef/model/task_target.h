@@ -34,6 +34,12 @@ enum class TargetKind {
 const std::string& ToString(TargetKind kind);
 std::optional<TargetKind> ParseTargetKind(std::string_view text);
 
+// One target of a task (docs/format.md §6.4 task_targets): a value (text, integer, float,
+// boolean), an object (record, signal) or a span. A value type: copies share the record or signal
+// they name (std::shared_ptr) and a lazy text's source. Threading as for the model objects
+// (annotation.h): const access from many threads is safe, mutation needs exclusive access.
+// OfRecord/OfSignal throw ValidationError for a null object; an accessor of another kind throws
+// ValidationError naming target_kind (spans are checked with their task, Dataset::Validate).
 class TaskTarget {
  public:
   static TaskTarget OfText(Text value);

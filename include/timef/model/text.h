@@ -46,6 +46,9 @@ class StoredTextOrigin {
 };
 
 // UTF-8 text: inline, or lazy. Compares by content; unequal sizes compare unequal without a read.
+// A value type: a copy shares the lazy source (std::shared_ptr<const LazyText>), which lives as
+// long as any copy. Const access from several threads is safe when the source allows it (the
+// reader's may be used from any thread); reading a lazy value may throw FormatError/FileError.
 class Text {
  public:
   Text() = default;
@@ -81,7 +84,8 @@ class Text {
   std::shared_ptr<const StoredTextOrigin> loaded_from_;
 };
 
-// A list of UTF-8 strings: inline, or lazy. Compares by content like Text.
+// A list of UTF-8 strings: inline, or lazy. Compares by content like Text; ownership, threading
+// and errors as for Text.
 class TextList {
  public:
   TextList() = default;

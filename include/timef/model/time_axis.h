@@ -18,7 +18,10 @@ const std::string& ToString(AxisType type);
 std::optional<AxisType> ParseAxisType(std::string_view text);
 
 // Irregular offsets stored outside the model; the reader supplies an implementation that reads
-// the offsets payload and checks it against the axis and its digest.
+// the offsets payload and checks it against the axis and its digest. The reader's implementation
+// reads once, under its own lock, and keeps the checked array (shared by every signal of the axis
+// object), so it may be used from any thread; Load() throws FormatError/FileError when the stored
+// offsets cannot be read or do not match the axis.
 class TimeOffsets {
  public:
   virtual ~TimeOffsets() = default;
@@ -26,6 +29,10 @@ class TimeOffsets {
   virtual bool is_loaded() const = 0;
 };
 
+// A signal's time axis (docs/format.md §6.4 axes): regular, irregular or ordinal. Immutable once
+// made and shared by std::shared_ptr<const TimeAxis> among the signals of one axis object: safe to
+// use from any number of threads (an irregular axis's lazy offsets lock themselves, TimeOffsets).
+// The factories throw ValidationError naming the field for arguments that break the rules below.
 class TimeAxis {
   struct Private {};
 

@@ -74,6 +74,16 @@ class ValueArray {
 
 // Where a Signal's values come from: the interface a value source implements (Load() below).
 // Users load values with Signal::LoadValues() or SignalValuesRef::LoadValues(), the one verb.
+// - Ownership and lifetime: a source is held by std::shared_ptr<const SignalValues>; several
+//   signals may share one (an edit's unchanged values). An array Load() returns is immutable and
+//   stays valid as long as the caller holds it, whatever happens to the source.
+// - Threading: Load() and ReadSteps() are const. InMemoryValues may be called from any number of
+//   threads at once (it hands out the same immutable array). LoaderValues and PieceLoaderValues
+//   call the user's loader on the calling thread, once per call, with no lock: concurrent calls run
+//   the loader concurrently, so it must allow that (the writer calls it from one thread). A
+//   reader's lazy source may be used from any thread (reader.h).
+// - Errors: what the loader or the decode throws (ValidationError for values that do not fit the
+//   spec, FormatError/FileError from storage) propagates unchanged.
 class SignalValues {
  public:
   virtual ~SignalValues() = default;
