@@ -14,24 +14,23 @@ model::ValueArray PayloadFiles::ReadZarr(
     const std::function<StoredFilePin(const std::string&)>& pin) {
   std::lock_guard lock(mutex_);
   const ChunkLocator& l = chunk.locator;
-  return zarr_.Read(
-      l.value_path, l.major, l.n_values, spec, [&](const std::string& relative) {
-        std::filesystem::path file = resolve(relative);
-        std::string key = l.payload_source.value_or("") + '\n' + relative;
-        if (!zarr_checked_.contains(key)) {
-          const StoredFilePin expected = pin(relative);
-          const std::string got = files_->Checksum(file);
-          if (got != expected.part.checksum) {
-            throw FormatError({.file = file},
-                              "sha256 " + got + " differs from the " + expected.part.checksum +
-                                  " that " + expected.release +
-                                  "'s manifest lists: the Zarr store is damaged (its inner chunks "
-                                  "carry no checksum of their own, docs/format.md §8.5)");
-          }
-          zarr_checked_.insert(std::move(key));
-        }
-        return file;
-      });
+  return zarr_.Read(l.value_path, l.major, l.n_values, spec, [&](const std::string& relative) {
+    std::filesystem::path file = resolve(relative);
+    std::string key = l.payload_source.value_or("") + '\n' + relative;
+    if (!zarr_checked_.contains(key)) {
+      const StoredFilePin expected = pin(relative);
+      const std::string got = files_->Checksum(file);
+      if (got != expected.part.checksum) {
+        throw FormatError({.file = file},
+                          "sha256 " + got + " differs from the " + expected.part.checksum +
+                              " that " + expected.release +
+                              "'s manifest lists: the Zarr store is damaged (its inner chunks "
+                              "carry no checksum of their own, docs/format.md §8.5)");
+      }
+      zarr_checked_.insert(std::move(key));
+    }
+    return file;
+  });
 }
 
 std::string PayloadFiles::ReadText(const payload::TextRef& ref) {

@@ -67,6 +67,11 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   }
   // The sha256 of a file of this release or a payload source, read through FileSources.
   std::string Checksum(const std::filesystem::path& file) const { return files_->Checksum(file); }
+  // A values, payload or Zarr file of this release or a payload source, opened (once) through
+  // FileSources: local files memory-mapped, a remote release's through its transport.
+  std::shared_ptr<parquet::RandomAccessFile> OpenFile(const std::filesystem::path& file) const {
+    return files_->Open(file);
+  }
   // A legacy directory opened through its native form (docs/format.md §15.1): the directory the
   // caller opened, the legacy manifest's parts (what Verify hashes) and the owner of the scratch
   // directory holding the native form (release_dir()).

@@ -143,45 +143,47 @@ std::vector<ValuePage> ReadValuePages(const SignalValuesRef& ref) {
   while (i < chunks.size()) {
     const values::ChunkRef& chunk = chunks[i];
     const std::int64_t chunk_begin = step;
-    if (chunk.zarr || !physical || !scalar) {
-      out.push_back({.begin = chunk_begin, .end = chunk_begin + chunk.n_values});
-      step += chunk.n_values;
+    if (chunk.zarr() || !physical || !scalar) {
+      out.push_back({.begin = chunk_begin, .end = chunk_begin + chunk.locator.n_values});
+      step += chunk.locator.n_values;
       ++i;
       continue;
     }
     Shard& shard = shards[chunk.file];
     if (!shard.reader) {
-      shard.file = parquet::OpenPreadFile(chunk.file);
+      shard.file = lazy->state()->OpenFile(chunk.file);
       shard.reader.emplace(parquet::FileReader::Open(shard.file, chunk.file));
       shard.column = shard.reader->ColumnIndex("values");
       shard.numeric_leaf = shard.reader->columns()[shard.column].physical_type == *physical;
     }
-    const int row_group = static_cast<int>(chunk.row_group);
+    const int row_group = static_cast<int>(chunk.locator.major);
     const parquet::OffsetIndex* offsets =
         row_group >= 0 && row_group < shard.reader->num_row_groups()
             ? shard.reader->offset_index(row_group, shard.column)
             : nullptr;
     // The page of this chunk's row, and how many of the following chunks are the page's next rows.
     std::size_t merged = 1;
-    ValuePage page{.begin = chunk_begin, .end = chunk_begin + chunk.n_values};
+    ValuePage page{.begin = chunk_begin, .end = chunk_begin + chunk.locator.n_values};
     if (offsets != nullptr && shard.numeric_leaf) {
       const std::int64_t num_rows = shard.reader->row_group_num_rows(row_group);
-      const parquet::PageSpan span = parquet::PagesForRows(*offsets, chunk.row, chunk.row + 1);
+      const parquet::PageSpan span =
+          parquet::PagesForRows(*offsets, (*chunk.locator.minor), (*chunk.locator.minor) + 1);
       if (span.end == span.begin + 1) {
         const std::int64_t first_row = offsets->page_locations[span.begin].first_row_index;
         const std::int64_t end_row = parquet::PageEndRow(*offsets, span.begin, num_rows);
         // The page's rows must be exactly chunks i, i+1, ... of this signal, in order.
-        bool exact = first_row == chunk.row;
+        bool exact = first_row == (*chunk.locator.minor);
         std::int64_t end_step = page.end;
-        while (exact && chunk.row + static_cast<std::int64_t>(merged) < end_row) {
+        while (exact && (*chunk.locator.minor) + static_cast<std::int64_t>(merged) < end_row) {
           const std::size_t next = i + merged;
-          if (next >= chunks.size() || chunks[next].zarr || chunks[next].file != chunk.file ||
-              chunks[next].row_group != chunk.row_group ||
-              chunks[next].row != chunk.row + static_cast<std::int64_t>(merged)) {
+          if (next >= chunks.size() || chunks[next].zarr() || chunks[next].file != chunk.file ||
+              chunks[next].locator.major != chunk.locator.major ||
+              (*chunks[next].locator.minor) !=
+                  (*chunk.locator.minor) + static_cast<std::int64_t>(merged)) {
             exact = false;
             break;
           }
-          end_step += chunks[next].n_values;
+          end_step += chunks[next].locator.n_values;
           ++merged;
         }
         if (exact) {
@@ -198,7 +200,7 @@ std::vector<ValuePage> ReadValuePages(const SignalValuesRef& ref) {
               if (!page.bounded) page.min = page.max = std::nullopt;
             }
           }
-          if (!page.bounded) merged = 1, page.end = chunk_begin + chunk.n_values;
+          if (!page.bounded) merged = 1, page.end = chunk_begin + chunk.locator.n_values;
         } else {
           merged = 1;
         }
