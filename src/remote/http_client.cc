@@ -492,6 +492,7 @@ struct HttpClient::Impl {
   }
 
   HttpOptions options;
+  const pid_t pid = getpid();  // the process whose connections these are
   CURLSH* share = nullptr;
   std::string bearer;
   const std::string user_agent = std::string("timef/") + kVersion;
@@ -502,9 +503,32 @@ struct HttpClient::Impl {
   HttpStats stats;
 };
 
-HttpClient::HttpClient(HttpOptions options)
-    : options_(std::move(options)), impl_(std::make_unique<Impl>(options_)) {}
-HttpClient::~HttpClient() = default;
+HttpClient::HttpClient(HttpOptions options) : options_(std::move(options)) {
+  impls_.push_back(std::make_unique<Impl>(options_));
+  current_.store(impls_.back().get(), std::memory_order_release);
+}
+
+HttpClient::~HttpClient() {
+  // A state inherited through fork() is not this process's to free: cleaning it up would close
+  // (and, over TLS, shut down) connections the parent still uses, and its locks may have been
+  // held by the parent's threads at the fork. It is left as it is.
+  for (std::unique_ptr<Impl>& impl : impls_) {
+    if (impl->pid != getpid()) static_cast<void>(impl.release());
+  }
+}
+
+HttpClient::Impl& HttpClient::Current() const {
+  Impl* impl = current_.load(std::memory_order_acquire);
+  if (impl->pid == getpid()) return *impl;
+  std::lock_guard lock(fork_mutex_);
+  impl = current_.load(std::memory_order_acquire);
+  if (impl->pid != getpid()) {
+    impls_.push_back(std::make_unique<Impl>(options_));
+    impl = impls_.back().get();
+    current_.store(impl, std::memory_order_release);
+  }
+  return *impl;
+}
 
 void HttpClient::ReadRanges(const std::string& url, std::uint64_t object_size,
                             std::span<Range> ranges) {
@@ -553,7 +577,7 @@ void HttpClient::ReadRanges(const std::string& url, std::uint64_t object_size,
       t.dest = buffers[i];
     }
   }
-  impl_->RunWithRetries(transfers, [](Transfer&) {});
+  Current().RunWithRetries(transfers, [](Transfer&) {});
   for (std::size_t i = 0; i < groups.size(); ++i) {
     if (groups[i].members.size() == 1) continue;
     for (const Range* r : groups[i].members) {
@@ -586,7 +610,7 @@ void HttpClient::Download(const std::string& url, std::uint64_t object_size,
   t.object_size = object_size;
   t.file = out;
   t.on_bytes = &on_bytes;
-  impl_->RunWithRetries(transfers, [&](Transfer&) {
+  Current().RunWithRetries(transfers, [&](Transfer&) {
     if (std::fflush(out) != 0 || ::ftruncate(fileno(out), 0) != 0 ||
         std::fseek(out, 0, SEEK_SET) != 0) {
       throw FileError({.file = file},
@@ -611,13 +635,14 @@ std::vector<std::byte> HttpClient::Fetch(const std::string& url, std::uint64_t m
   t.exact_size = false;
   t.object_size = max_bytes;
   t.sink = &body;
-  impl_->RunWithRetries(transfers, [&](Transfer&) { body.clear(); });
+  Current().RunWithRetries(transfers, [&](Transfer&) { body.clear(); });
   return body;
 }
 
 HttpStats HttpClient::stats() const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->stats;
+  Impl& impl = Current();
+  std::lock_guard lock(impl.mutex);
+  return impl.stats;
 }
 
 }  // namespace timef::remote

@@ -19,16 +19,19 @@
 // Ownership and threading: an HttpClient is thread-safe and meant to be shared (shared_ptr) by
 // every file of a release. It owns a libcurl share handle (DNS cache, TLS sessions, connection
 // pool) and a pool of multi handles taken by one call at a time; connections are reused across
-// calls and threads. After fork(), a child must make its own client (connections are not shared
-// across processes).
+// calls and threads. A client used in a child of fork() (a DataLoader worker, say) makes the
+// child a connection state of its own on first use: the parent's connections, locks and handles
+// belong to the parent and its threads, so the child never touches them (nor frees them).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -96,12 +99,18 @@ class HttpClient {
   // `max_bytes` (FileError naming the URL when it is larger).
   std::vector<std::byte> Fetch(const std::string& url, std::uint64_t max_bytes);
 
+  // What this process's calls have done (a child of fork() counts from zero).
   HttpStats stats() const;
 
  private:
   struct Impl;
+  // The connection state of the calling process, made on its first call after a fork().
+  Impl& Current() const;
+
   HttpOptions options_;
-  std::unique_ptr<Impl> impl_;
+  mutable std::mutex fork_mutex_;                     // guards impls_ when a child adds its own
+  mutable std::vector<std::unique_ptr<Impl>> impls_;  // every state made; the current one last
+  mutable std::atomic<Impl*> current_;
 };
 
 }  // namespace timef::remote
