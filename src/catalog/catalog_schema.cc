@@ -3,7 +3,7 @@
 #include <array>
 #include <string>
 
-#include "catalog/duckdb_database.h"
+#include "catalog/duckdb/duckdb_database.h"
 #include "timef/error.h"
 
 namespace timef::catalog {

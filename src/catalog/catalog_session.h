@@ -20,10 +20,10 @@
 #include <thread>
 #include <vector>
 
-#include "catalog/duckdb_database.h"
-#include "catalog/duckdb_result.h"
-#include "catalog/duckdb_statement.h"
-#include "catalog/fork_registry.h"
+#include "catalog/duckdb/duckdb_database.h"
+#include "catalog/duckdb/duckdb_result.h"
+#include "catalog/duckdb/duckdb_statement.h"
+#include "catalog/duckdb/fork_registry.h"
 
 namespace timef::catalog {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "catalog/duckdb_statement.h"
-#include "catalog/hydrate.h"
+#include "catalog/duckdb/duckdb_statement.h"
+#include "catalog/hydrate/hydrate.h"
 
 namespace timef::catalog {
 

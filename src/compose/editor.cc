@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <set>
 
-#include "catalog/lookup.h"
+#include "catalog/hydrate/lookup.h"
 #include "compose/task_records.h"
 #include "timef/compose.h"
 #include "timef/error.h"

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "catalog/parquet_rows.h"
+#include "catalog/rows/parquet_rows.h"
 
 namespace timef::legacy {
 

@@ -7,7 +7,7 @@
 #include <regex>
 #include <unordered_map>
 
-#include "catalog/parquet_rows.h"
+#include "catalog/rows/parquet_rows.h"
 #include "core/checksum.h"
 #include "core/json_forms.h"
 #include "core/paths.h"

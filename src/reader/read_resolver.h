@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "catalog/value_resolver.h"
+#include "catalog/hydrate/value_resolver.h"
 #include "timef/reader.h"
 
 namespace timef {

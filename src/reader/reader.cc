@@ -10,8 +10,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "catalog/hydrate.h"
-#include "catalog/lookup.h"
+#include "catalog/hydrate/hydrate.h"
+#include "catalog/hydrate/lookup.h"
 #include "reader/lazy_handles.h"
 #include "reader/read_resolver.h"
 #include "reader/reader_state.h"

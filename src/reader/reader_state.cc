@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "catalog/lookup.h"
+#include "catalog/hydrate/lookup.h"
 #include "core/checksum.h"
 #include "reader/lazy_handles.h"
 #include "reader/read_resolver.h"

@@ -25,8 +25,8 @@
 #include <vector>
 
 #include "catalog/catalog_reader.h"
-#include "catalog/hydrate.h"
-#include "catalog/value_resolver.h"
+#include "catalog/hydrate/hydrate.h"
+#include "catalog/hydrate/value_resolver.h"
 #include "core/locators.h"
 #include "manifest/stored_payload.h"
 #include "payload/payload_reader.h"

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "catalog/signal_locators.h"
+#include "catalog/hydrate/signal_locators.h"
 #include "core/locators.h"
 #include "timef/model.h"
 #include "values/chunk_reader.h"

@@ -1,7 +1,7 @@
 // Reader::ReadTaskTable / ReadTargetTable / ReadAnnotationTable: the catalog builds the Arrow
 // tables (all SQL stays in src/catalog); the reader supplies the lease and its ValueResolver, so
 // packed text is read through the reader's payload files, cache and locator checks.
-#include "catalog/table_export.h"
+#include "catalog/export/table_export.h"
 #include "reader/reader_state.h"
 #include "timef/error.h"
 #include "timef/reader.h"

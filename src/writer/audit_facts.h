@@ -1,10 +1,10 @@
-// The facts the catalog audit (catalog/audit.h) checks a staged control.duckdb against, taken
+// The facts the catalog audit (catalog/audit/audit.h) checks a staged control.duckdb against, taken
 // from the manifest that will be published: identity, counts, schema, own files lists, payload
 // source pins. What the audit passes is therefore what the manifest says, not a second derivation
 // from the model.
 #pragma once
 
-#include "catalog/audit.h"
+#include "catalog/audit/audit.h"
 #include "timef/manifest.h"
 
 namespace timef::writer {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "catalog/audit.h"
+#include "catalog/audit/audit.h"
 #include "timef/manifest.h"
 #include "timef/model.h"
 

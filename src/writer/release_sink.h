@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "catalog/payload_sink.h"
+#include "catalog/write/payload_sink.h"
 #include "payload/payload_writer.h"
 #include "values/values_writer.h"
 #include "writer/stored_reuse.h"

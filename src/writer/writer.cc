@@ -9,8 +9,8 @@
 #include <set>
 #include <utility>
 
-#include "catalog/audit.h"
-#include "catalog/model_writer.h"
+#include "catalog/audit/audit.h"
+#include "catalog/write/model_writer.h"
 #include "core/enum_table.h"
 #include "payload/payload_writer.h"
 #include "timef/error.h"

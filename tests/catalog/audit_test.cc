@@ -2,7 +2,7 @@
 // a copy of the fixture and/or a changed manifest fact) and the audit must name the invariant, the
 // table/column and the offending keys. Earlier invariants must still hold in each case, so every
 // case also pins the order in which the audit reports.
-#include "catalog/audit.h"
+#include "catalog/audit/audit.h"
 
 #include <gtest/gtest.h>
 

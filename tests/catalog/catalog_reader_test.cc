@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "catalog/catalog_writer.h"
+#include "catalog/write/catalog_writer.h"
 #include "catalog_test_util.h"
 #include "core/checksum.h"
 #include "timef/error.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "catalog/duckdb_database.h"
+#include "catalog/duckdb/duckdb_database.h"
 #include "catalog_test_util.h"
 
 namespace timef::catalog {

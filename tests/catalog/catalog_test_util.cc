@@ -5,7 +5,7 @@
 #include <string>
 
 #include "catalog/catalog_schema.h"
-#include "catalog/duckdb_result.h"
+#include "catalog/duckdb/duckdb_result.h"
 #include "timef/error.h"
 
 namespace timef::catalog::testing {

@@ -8,10 +8,10 @@
 #include <string_view>
 #include <vector>
 
-#include "catalog/audit.h"
+#include "catalog/audit/audit.h"
 #include "catalog/catalog_reader.h"
-#include "catalog/duckdb_database.h"
-#include "catalog/model_writer.h"
+#include "catalog/duckdb/duckdb_database.h"
+#include "catalog/write/model_writer.h"
 #include "timef/model.h"
 
 namespace timef::catalog::testing {

@@ -1,6 +1,6 @@
 // CatalogWriter: schema + data transactions, creation-order appenders, CHECKPOINT without a .wal,
 // and deletion of the file on every failure path.
-#include "catalog/catalog_writer.h"
+#include "catalog/write/catalog_writer.h"
 
 #include <gtest/gtest.h>
 

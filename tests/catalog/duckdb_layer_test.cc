@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "catalog/catalog_schema.h"
-#include "catalog/catalog_writer.h"
-#include "catalog/duckdb_appender.h"
-#include "catalog/duckdb_database.h"
-#include "catalog/duckdb_result.h"
-#include "catalog/duckdb_statement.h"
+#include "catalog/duckdb/duckdb_appender.h"
+#include "catalog/duckdb/duckdb_database.h"
+#include "catalog/duckdb/duckdb_result.h"
+#include "catalog/duckdb/duckdb_statement.h"
+#include "catalog/write/catalog_writer.h"
 #include "catalog_test_util.h"
 #include "core/checksum.h"
 #include "timef/error.h"

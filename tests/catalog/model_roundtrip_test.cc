@@ -8,12 +8,12 @@
 #include <map>
 #include <set>
 
-#include "catalog/audit.h"
-#include "catalog/duckdb_database.h"
-#include "catalog/duckdb_result.h"
-#include "catalog/hydrate.h"
-#include "catalog/model_writer.h"
-#include "catalog/value_resolver.h"
+#include "catalog/audit/audit.h"
+#include "catalog/duckdb/duckdb_database.h"
+#include "catalog/duckdb/duckdb_result.h"
+#include "catalog/hydrate/hydrate.h"
+#include "catalog/hydrate/value_resolver.h"
+#include "catalog/write/model_writer.h"
 #include "catalog_test_util.h"
 #include "timef/error.h"
 #include "timef/model.h"

@@ -1,7 +1,7 @@
-// Owned copies of query rows (catalog/owned_rows.h) and the reader's catalog row cache
-// (catalog/row_cache.h): every cell kind copies exactly, a selection keeps result order, the byte
-// budget is honoured, and a cached result answers a keyed query exactly as its SQL does.
-#include "catalog/row_cache.h"
+// Owned copies of query rows (catalog/duckdb/owned_rows.h) and the reader's catalog row cache
+// (catalog/rows/row_cache.h): every cell kind copies exactly, a selection keeps result order, the
+// byte budget is honoured, and a cached result answers a keyed query exactly as its SQL does.
+#include "catalog/rows/row_cache.h"
 
 #include <gtest/gtest.h>
 
@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "catalog/duckdb_database.h"
-#include "catalog/duckdb_result.h"
-#include "catalog/owned_rows.h"
+#include "catalog/duckdb/duckdb_database.h"
+#include "catalog/duckdb/duckdb_result.h"
+#include "catalog/duckdb/owned_rows.h"
 #include "catalog_test_util.h"
 #include "timef/error.h"
 

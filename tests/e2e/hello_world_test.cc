@@ -9,8 +9,8 @@
 #include <memory>
 #include <set>
 
-#include "catalog/duckdb_database.h"
-#include "catalog/duckdb_result.h"
+#include "catalog/duckdb/duckdb_database.h"
+#include "catalog/duckdb/duckdb_result.h"
 #include "parquet/file_reader.h"
 #include "release_fixture.h"
 #include "timef/demo.h"

@@ -13,8 +13,8 @@
 #include <string>
 
 #include "catalog/catalog_schema.h"
-#include "catalog/duckdb_database.h"
-#include "catalog/duckdb_result.h"
+#include "catalog/duckdb/duckdb_database.h"
+#include "catalog/duckdb/duckdb_result.h"
 #include "core/checksum.h"
 #include "core/release_files.h"
 #include "release_fixture.h"

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "catalog/duckdb_database.h"
+#include "catalog/duckdb/duckdb_database.h"
 #include "core/checksum.h"
 #include "reader/lazy_handles.h"
 #include "release_fixture.h"

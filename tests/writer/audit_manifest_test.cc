@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-#include "catalog/audit.h"
+#include "catalog/audit/audit.h"
 #include "release_fixture.h"
 #include "timef/error.h"
 #include "timef/writer.h"

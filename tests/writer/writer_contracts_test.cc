@@ -10,7 +10,7 @@
 #include <map>
 #include <thread>
 
-#include "catalog/duckdb_database.h"
+#include "catalog/duckdb/duckdb_database.h"
 #include "release_fixture.h"
 #include "timef/error.h"
 #include "timef/reader.h"
