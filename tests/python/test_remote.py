@@ -102,6 +102,25 @@ def test_cli_read_commands_take_urls(served, hello, cache_dir):
     cli("verify", url, env=env)
 
 
+def test_view_serves_a_url_equal_to_the_local_release(served, hello, cache_dir):
+    # timef view over a remote release: the same answers as over the local copy, page statistics
+    # read through the HTTP transport.
+    base, _ = served
+    url = f"{base}/timef/hello-world/1.0.0"
+    paths = ["api/card", "api/records?limit=10", "api/records/1", "api/tasks/1",
+             "api/signals/2/range?buckets=5", "api/signals/2/range?start_step=100&end_step=900"]
+    answers = []
+    for release in (url, hello):
+        with timef.view(release, port=0) as server:
+            got = []
+            for path in paths:
+                with urllib.request.urlopen(server.url + path, timeout=30) as response:
+                    got.append(json.loads(response.read()))
+            answers.append(got)
+    assert answers[0] == answers[1]
+    assert answers[0][4]["pages_from_statistics"] > 0
+
+
 def test_pull_downloads_a_verified_copy(served, hello, tmp_path):
     base, _ = served
     url = f"{base}/timef/hello-world/1.0.0"
