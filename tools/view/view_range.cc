@@ -103,9 +103,9 @@ Range ComputeRange(const SignalValuesRef& ref, std::span<const ValuePage> pages,
   }
   const std::int64_t step_width = ref.spec().StepWidth();
   if (channel < 0 || channel >= step_width) {
-    throw ValidationError(
-        {.object = object, .where = "channel"},
-        "channel must be 0 … " + std::to_string(step_width - 1) + ", got " + std::to_string(channel));
+    throw ValidationError({.object = object, .where = "channel"},
+                          "channel must be 0 … " + std::to_string(step_width - 1) + ", got " +
+                              std::to_string(channel));
   }
   if (ref.spec().dtype == DType::kStr) {
     throw ValidationError({.object = object, .where = "dtype"},
