@@ -61,6 +61,21 @@ class HttpClientTest : public ::testing::Test {
   std::string url_;
 };
 
+// Every record read eagerly through `remote` has the signals and values of `local`'s.
+void ExpectSameRecordValues(Reader& local, Reader& remote) {
+  const auto local_data = local.Read(LoadPlan::AllEager());
+  const auto remote_data = remote.Read(LoadPlan::AllEager());
+  ASSERT_EQ(remote_data->records().size(), local_data->records().size());
+  for (std::size_t r = 0; r < local_data->records().size(); ++r) {
+    const auto a = local_data->records()[r]->Signals();
+    const auto b = remote_data->records()[r]->Signals();
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t s = 0; s < a.size(); ++s) {
+      EXPECT_EQ(*b[s]->LoadValues(), *a[s]->LoadValues()) << a[s]->Describe();
+    }
+  }
+}
+
 TEST_F(HttpClientTest, ReadsRangesExactlyAndCoalescesNearbyOnes) {
   HttpClient client(QuickOptions());
   EXPECT_EQ(Read(client, 0, 10), Expected(0, 10));
@@ -276,17 +291,7 @@ TEST_F(RemoteReleaseTest, ReadsEqualToTheLocalRelease) {
       EXPECT_EQ(*remote_refs[i].LoadValues(), *local_refs[i].LoadValues());
     }
   }
-  const auto local_data = local.Read(LoadPlan::AllEager());
-  const auto remote_data = remote.Read(LoadPlan::AllEager());
-  ASSERT_EQ(remote_data->records().size(), local_data->records().size());
-  for (std::size_t r = 0; r < local_data->records().size(); ++r) {
-    const auto a = local_data->records()[r]->Signals();
-    const auto b = remote_data->records()[r]->Signals();
-    ASSERT_EQ(a.size(), b.size());
-    for (std::size_t s = 0; s < a.size(); ++s) {
-      EXPECT_EQ(*b[s]->LoadValues(), *a[s]->LoadValues()) << a[s]->Describe();
-    }
-  }
+  ExpectSameRecordValues(local, remote);
   EXPECT_EQ(remote.ReadTasks().size(), local.ReadTasks().size());
   remote.Verify();
 }
@@ -444,17 +449,7 @@ TEST(RemotePayloadSourcesTest, AChildReadsItsParentsFilesFromTheSameRemoteRoot) 
   Reader local = Reader::Open(root.path() / "test/reuse/1.0.0");
   ASSERT_FALSE(local.manifest().payload_sources.empty());
   Reader remote = Reader::Open(server.url() + "/test/reuse/1.0.0");
-  const auto local_data = local.Read(LoadPlan::AllEager());
-  const auto remote_data = remote.Read(LoadPlan::AllEager());
-  ASSERT_EQ(remote_data->records().size(), local_data->records().size());
-  for (std::size_t r = 0; r < local_data->records().size(); ++r) {
-    const auto a = local_data->records()[r]->Signals();
-    const auto b = remote_data->records()[r]->Signals();
-    ASSERT_EQ(a.size(), b.size());
-    for (std::size_t s = 0; s < a.size(); ++s) {
-      EXPECT_EQ(*b[s]->LoadValues(), *a[s]->LoadValues()) << a[s]->Describe();
-    }
-  }
+  ExpectSameRecordValues(local, remote);
   // The values came from the parent's files on the server.
   const auto& pins = local.manifest().payload_sources.at("test/fixture@1.0.0");
   int parent_requests = 0;
