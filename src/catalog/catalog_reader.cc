@@ -11,40 +11,19 @@
 namespace timef::catalog {
 namespace {
 
-// table or view name -> column name -> DuckDB type name
-using ColumnTypes =
-    std::map<std::string, std::map<std::string, std::string, std::less<>>, std::less<>>;
-
-ColumnTypes ReadColumnTypes(Connection& connection) {
-  Result result = connection.Query(
-      "SELECT table_name, column_name, data_type FROM duckdb_columns() "
-      "WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal",
-      "duckdb_columns()");
-  ColumnTypes out;
-  while (auto chunk = result.Next()) {
-    VarcharColumn table = chunk->Varchar(0);
-    VarcharColumn column = chunk->Varchar(1);
-    VarcharColumn type = chunk->Varchar(2);
-    for (idx_t row = 0; row < chunk->size(); ++row) {
-      out[std::string(table.Get(row))][std::string(column.Get(row))] = std::string(type.Get(row));
-    }
-  }
-  return out;
-}
-
 [[noreturn]] void Fail(const Connection& connection, std::string where, std::string_view problem) {
   throw FormatError(ErrorSite{.file = connection.path(), .where = std::move(where)}, problem);
 }
 
-void CheckColumns(const Connection& connection, const ColumnTypes& found, std::string_view relation,
+void CheckColumns(const Connection& connection, const Relations& found, std::string_view relation,
                   std::string_view kind, std::string_view column, std::string_view type) {
   auto table = found.find(relation);
   if (table == found.end()) Fail(connection, std::string(relation), std::string(kind) + " missing");
   auto c = table->second.find(column);
   std::string where = std::string(relation) + "." + std::string(column);
   if (c == table->second.end()) Fail(connection, where, "column missing");
-  if (c->second != type) {
-    Fail(connection, where, "expected type " + std::string(type) + ", found " + c->second);
+  if (c->second.type != type) {
+    Fail(connection, where, "expected type " + std::string(type) + ", found " + c->second.type);
   }
 }
 
@@ -225,7 +204,7 @@ void CheckParents(Connection& connection, const CatalogIdentity& expected) {
 }  // namespace
 
 void CheckCatalog(Connection& connection, const CatalogIdentity& expected) {
-  ColumnTypes found = ReadColumnTypes(connection);
+  Relations found = ReadRelations(connection);
   // Without control_metadata this is some other DuckDB file; say so before anything else.
   const TableSpec& metadata = TableSpecOf(CatalogTable::kControlMetadata);
   if (!found.contains(metadata.name)) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "catalog/duckdb/duckdb_database.h"
+#include "catalog/duckdb/duckdb_result.h"
 #include "timef/error.h"
 
 namespace timef::catalog {
@@ -387,6 +388,25 @@ void CreateSchema(Connection& connection, const HighWaterMarks& marks) {
     connection.Execute(statement, "schema");
   }
   transaction.Commit();
+}
+
+Relations ReadRelations(Connection& connection) {
+  Result result = connection.Query(
+      "SELECT table_name, column_name, data_type, is_nullable FROM duckdb_columns() "
+      "WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal",
+      "duckdb_columns()");
+  Relations out;
+  while (auto chunk = result.Next()) {
+    VarcharColumn table = chunk->Varchar(0);
+    VarcharColumn column = chunk->Varchar(1);
+    VarcharColumn type = chunk->Varchar(2);
+    auto nullable = chunk->Bool(3);
+    for (idx_t row = 0; row < chunk->size(); ++row) {
+      out[std::string(table.Get(row))][std::string(column.Get(row))] =
+          ColumnInfo{std::string(type.Get(row)), nullable.Get(row)};
+    }
+  }
+  return out;
 }
 
 }  // namespace timef::catalog

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -18,6 +20,20 @@ enum class ColumnType { kBigint, kDouble, kBoolean, kVarchar, kJson, kVarcharLis
 
 // DuckDB's spelling, as duckdb_columns().data_type shows it: "BIGINT", "JSON", "VARCHAR[]", ...
 std::string_view SqlTypeName(ColumnType type);
+
+// A column as the open catalog declares it.
+struct ColumnInfo {
+  std::string type;  // DuckDB's spelling (SqlTypeName)
+  bool nullable = true;
+};
+
+// relation (table or view of the main schema) -> column -> info.
+using Relations =
+    std::map<std::string, std::map<std::string, ColumnInfo, std::less<>>, std::less<>>;
+
+// Every column of the main schema's tables and views, from one walk over duckdb_columns(). Used by
+// the reader's first-access checks and by the audit.
+Relations ReadRelations(Connection& connection);
 
 struct ColumnSpec {
   std::string_view name;

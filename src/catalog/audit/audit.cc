@@ -35,20 +35,7 @@ constexpr Check kChecks[] = {
 };
 
 void LoadRelations(audit::Context& ctx) {
-  Result columns = ctx.connection.Query(
-      "SELECT table_name, column_name, data_type, is_nullable FROM duckdb_columns() "
-      "WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal",
-      "duckdb_columns()");
-  while (auto chunk = columns.Next()) {
-    auto table = chunk->Varchar(0);
-    auto column = chunk->Varchar(1);
-    auto type = chunk->Varchar(2);
-    auto nullable = chunk->Bool(3);
-    for (idx_t row = 0; row < chunk->size(); ++row) {
-      ctx.relations[std::string(table.Get(row))][std::string(column.Get(row))] =
-          audit::ColumnInfo{std::string(type.Get(row)), nullable.Get(row)};
-    }
-  }
+  ctx.relations = ReadRelations(ctx.connection);
   Result views = ctx.connection.Query(
       "SELECT view_name FROM duckdb_views() WHERE database_name = current_database() "
       "AND schema_name = 'main' AND NOT internal",

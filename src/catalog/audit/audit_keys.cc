@@ -16,46 +16,33 @@ struct KeyColumn {
   const char* table;
   const char* column;  // a column or a composite expression
   const char* label;   // how the message names it
+  bool storage_key;    // a table's storage key, which must also be positive (§4)
 };
 
 // Every key of §14 C4. The shared spaces (object keys, occurrence keys) are checked as unions
 // below, after each table on its own.
 constexpr KeyColumn kKeys[] = {
-    {"datasets", "dataset_key", "datasets.dataset_key"},
-    {"records", "record_key", "records.record_key"},
-    {"sources", "source_key", "sources.source_key"},
-    {"signals", "signal_key", "signals.signal_key"},
-    {"tasks", "task_key", "tasks.task_key"},
-    {"clocks", "clock_id", "clocks.clock_id"},
-    {"axes", "axis_key", "axes.axis_key"},
-    {"annotation_contents", "content_key", "annotation_contents.content_key"},
-    {"annotation_occurrences", "occurrence_key", "annotation_occurrences.occurrence_key"},
-    {"registered_annotations", "occurrence_key", "registered_annotations.occurrence_key"},
-    {"text_payloads", "text_key", "text_payloads.text_key"},
-    {"signal_chunks", "signal_key || '#' || chunk_index",
-     "signal_chunks.(signal_key, chunk_index)"},
-    {"task_targets", "task_key || '#' || position", "task_targets.(task_key, position)"},
+    {"datasets", "dataset_key", "datasets.dataset_key", true},
+    {"records", "record_key", "records.record_key", true},
+    {"sources", "source_key", "sources.source_key", true},
+    {"signals", "signal_key", "signals.signal_key", true},
+    {"tasks", "task_key", "tasks.task_key", true},
+    {"clocks", "clock_id", "clocks.clock_id", true},
+    {"axes", "axis_key", "axes.axis_key", true},
+    {"annotation_contents", "content_key", "annotation_contents.content_key", true},
+    {"annotation_occurrences", "occurrence_key", "annotation_occurrences.occurrence_key", true},
+    {"registered_annotations", "occurrence_key", "registered_annotations.occurrence_key", true},
+    {"text_payloads", "text_key", "text_payloads.text_key", true},
+    {"signal_chunks", "signal_key || '#' || chunk_index", "signal_chunks.(signal_key, chunk_index)",
+     false},
+    {"task_targets", "task_key || '#' || position", "task_targets.(task_key, position)", false},
     {"task_record_refs", "task_key || '#' || field || '#' || position",
-     "task_record_refs.(task_key, field, position)"},
+     "task_record_refs.(task_key, field, position)", false},
     {"task_annotation_refs", "task_key || '#' || field || '#' || position",
-     "task_annotation_refs.(task_key, field, position)"},
-    {"task_dependencies", "task_key || '#' || position", "task_dependencies.(task_key, position)"},
-    {"registered_annotations", "position", "registered_annotations.position"},
-};
-
-// Storage keys are positive (§4).
-constexpr KeyColumn kPositive[] = {
-    {"datasets", "dataset_key", "datasets.dataset_key"},
-    {"records", "record_key", "records.record_key"},
-    {"sources", "source_key", "sources.source_key"},
-    {"signals", "signal_key", "signals.signal_key"},
-    {"tasks", "task_key", "tasks.task_key"},
-    {"clocks", "clock_id", "clocks.clock_id"},
-    {"axes", "axis_key", "axes.axis_key"},
-    {"annotation_contents", "content_key", "annotation_contents.content_key"},
-    {"annotation_occurrences", "occurrence_key", "annotation_occurrences.occurrence_key"},
-    {"registered_annotations", "occurrence_key", "registered_annotations.occurrence_key"},
-    {"text_payloads", "text_key", "text_payloads.text_key"},
+     "task_annotation_refs.(task_key, field, position)", false},
+    {"task_dependencies", "task_key || '#' || position", "task_dependencies.(task_key, position)",
+     false},
+    {"registered_annotations", "position", "registered_annotations.position", false},
 };
 
 struct Reference {
@@ -204,7 +191,8 @@ constexpr JsonColumn kJsonColumns[] = {
 
 void CheckC4(const Context& ctx) {
   ProbeBatch batch(ctx, "C4");
-  for (const KeyColumn& k : kPositive) {
+  for (const KeyColumn& k : kKeys) {
+    if (!k.storage_key) continue;
     batch.Add(
         k.label, "keys that are not positive",
         std::string("SELECT ") + k.column + " FROM " + k.table + " WHERE " + k.column + " <= 0");

@@ -12,20 +12,12 @@
 #include <vector>
 
 #include "catalog/audit/audit.h"
+#include "catalog/catalog_schema.h"
 #include "catalog/duckdb/duckdb_database.h"
 
 namespace timef::catalog::audit {
 
 inline constexpr size_t kMaxExamples = 5;
-
-struct ColumnInfo {
-  std::string type;
-  bool nullable = true;
-};
-
-// relation (table or view) -> column -> info, from duckdb_columns().
-using Relations =
-    std::map<std::string, std::map<std::string, ColumnInfo, std::less<>>, std::less<>>;
 
 struct Context {
   Connection& connection;
