@@ -106,17 +106,13 @@ struct PayloadReader::OpenFile {
 };
 
 PayloadReader::PayloadReader(std::shared_ptr<const parquet::FileOpener> opener)
-    : opener_(opener ? std::move(opener) : parquet::LocalFileOpener()) {}
+    : files_(std::move(opener)) {}
 PayloadReader::~PayloadReader() = default;
 
 // `name` is not needed: the engine's messages name the path actually opened.
 PayloadReader::OpenFile& PayloadReader::File(const std::filesystem::path& file,
                                              [[maybe_unused]] const std::string& name) {
-  auto it = files_.find(file);
-  if (it != files_.end()) return *it->second;
-  auto opened = std::make_unique<OpenFile>(parquet::FileReader::Open(opener_->Open(file), file));
-  ++closed_stats_.files_opened;
-  return *files_.emplace(file, std::move(opened)).first->second;
+  return files_.Get(file);
 }
 
 std::string PayloadReader::ReadText(const TextRef& ref) {
@@ -125,7 +121,7 @@ std::string PayloadReader::ReadText(const TextRef& ref) {
   const std::string_view text = SlotBytes(file.text, 0);
   CheckTextLength(ref, TextKind::kText, static_cast<std::int64_t>(text.size()));
   CheckStoredUtf8(ref, text, "text");
-  ++closed_stats_.values_read;
+  ++values_read_;
   return std::string(text);
 }
 
@@ -148,7 +144,7 @@ std::vector<std::string> PayloadReader::ReadTextList(const TextRef& ref) {
     CheckStoredUtf8(ref, element, what);
     out.emplace_back(element);
   }
-  ++closed_stats_.values_read;
+  ++values_read_;
   return out;
 }
 
@@ -175,20 +171,15 @@ std::vector<std::int64_t> PayloadReader::ReadOffsets(const OffsetsRef& ref) {
                 out.size() * sizeof(std::int64_t));
   }
   CheckOffsets(ref, out);
-  ++closed_stats_.values_read;
+  ++values_read_;
   return out;
 }
 
 PayloadReaderStats PayloadReader::stats() const {
-  PayloadReaderStats out = closed_stats_;
-  for (const auto& [path, file] : files_) parquet::AddStats(out.pages, file->reader.stats());
-  return out;
+  return PayloadReaderStats{
+      .files_opened = files_.files_opened(), .values_read = values_read_, .pages = files_.pages()};
 }
 
-void PayloadReader::Clear() {
-  for (const auto& [path, file] : files_)
-    parquet::AddStats(closed_stats_.pages, file->reader.stats());
-  files_.clear();
-}
+void PayloadReader::Clear() { files_.Clear(); }
 
 }  // namespace timef::payload

@@ -13,6 +13,7 @@
 
 #include "core/locators.h"
 #include "parquet/file_io.h"
+#include "parquet/open_files.h"
 #include "parquet/reader_column.h"
 
 namespace timef::payload {
@@ -59,9 +60,8 @@ class PayloadReader {
  private:
   struct OpenFile;
   OpenFile& File(const std::filesystem::path& file, const std::string& name);
-  std::shared_ptr<const parquet::FileOpener> opener_;
-  std::map<std::filesystem::path, std::unique_ptr<OpenFile>> files_;
-  PayloadReaderStats closed_stats_;
+  parquet::OpenFiles<OpenFile> files_;
+  std::uint64_t values_read_ = 0;
 };
 
 }  // namespace timef::payload

@@ -10,40 +10,36 @@
 
 namespace timef::values {
 struct ChunkReader::OpenShard {
-  explicit OpenShard(parquet::FileReader opened) : reader(std::move(opened)) {}
+  explicit OpenShard(parquet::FileReader opened) : reader(std::move(opened)) {
+    const auto& columns = reader.columns();
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      if (columns[i].name == kValuesColumnName) {
+        values_column = static_cast<int>(i);
+        break;
+      }
+    }
+  }
   parquet::FileReader reader;
   int values_column = -1;  // -1 = the file has no `values` column
 };
 
+namespace {
+parquet::ReaderOptions ShardOptions(std::shared_ptr<parquet::DictionaryCache> dictionaries,
+                                    std::shared_ptr<parquet::DecodeBudget> budget) {
+  parquet::ReaderOptions options;
+  options.dictionary_cache = std::move(dictionaries);
+  options.decode_budget = std::move(budget);
+  return options;
+}
+}  // namespace
+
 ChunkReader::ChunkReader(std::size_t dictionary_cache_bytes)
-    : dictionaries_(std::make_shared<parquet::DictionaryCache>(dictionary_cache_bytes)),
-      opener_(parquet::LocalFileOpener()) {}
+    : ChunkReader(std::make_shared<parquet::DictionaryCache>(dictionary_cache_bytes)) {}
 ChunkReader::ChunkReader(std::shared_ptr<parquet::DictionaryCache> dictionaries,
                          std::shared_ptr<parquet::DecodeBudget> budget,
                          std::shared_ptr<const parquet::FileOpener> opener)
-    : dictionaries_(std::move(dictionaries)),
-      budget_(std::move(budget)),
-      opener_(opener ? std::move(opener) : parquet::LocalFileOpener()) {}
+    : dictionaries_(dictionaries), shards_(std::move(opener), ShardOptions(dictionaries, budget)) {}
 ChunkReader::~ChunkReader() = default;
-
-ChunkReader::OpenShard& ChunkReader::Shard(const ChunkRef& chunk) {
-  auto found = shards_.find(chunk.file);
-  if (found != shards_.end()) return *found->second;
-  parquet::ReaderOptions options;
-  options.dictionary_cache = dictionaries_;
-  options.decode_budget = budget_;
-  auto shard = std::make_unique<OpenShard>(
-      parquet::FileReader::Open(opener_->Open(chunk.file), chunk.file, options));
-  const auto& columns = shard->reader.columns();
-  for (std::size_t i = 0; i < columns.size(); ++i) {
-    if (columns[i].name == kValuesColumnName) {
-      shard->values_column = static_cast<int>(i);
-      break;
-    }
-  }
-  ++closed_stats_.files_opened;
-  return *shards_.emplace(chunk.file, std::move(shard)).first->second;
-}
 
 model::ValueArray ChunkReader::Read(const ChunkRef& chunk, const model::Spec& spec) {
   const std::int64_t row = chunk.locator.minor.value_or(0);  // a Parquet locator has one
@@ -54,7 +50,7 @@ model::ValueArray ChunkReader::Read(const ChunkRef& chunk, const model::Spec& sp
     throw FormatError(ErrorSite{chunk.file, "", where},
                       problem + " (spec_type '" + spec.spec_type + "')");
   };
-  OpenShard& shard = Shard(chunk);
+  OpenShard& shard = shards_.Get(chunk.file);
   parquet::FileReader& reader = shard.reader;
   if (shard.values_column < 0) fail("the shard has no 'values' column");
   const parquet::ColumnDescriptor& leaf =
@@ -80,21 +76,19 @@ model::ValueArray ChunkReader::Read(const ChunkRef& chunk, const model::Spec& sp
   } trim{scratch_};
   reader.ReadRows(row_group, shard.values_column, row, row + 1, scratch_);
   model::ValueArray values = RowToValues(scratch_, spec, chunk.locator.n_values, fail);
-  ++closed_stats_.chunks_read;
+  ++chunks_read_;
   return values;
 }
 
 ChunkReaderStats ChunkReader::stats() const {
-  ChunkReaderStats total = closed_stats_;
-  total.dictionaries = dictionaries_->stats();
-  for (const auto& [path, shard] : shards_) parquet::AddStats(total.pages, shard->reader.stats());
-  return total;
+  return ChunkReaderStats{.files_opened = shards_.files_opened(),
+                          .chunks_read = chunks_read_,
+                          .pages = shards_.pages(),
+                          .dictionaries = dictionaries_->stats()};
 }
 
 void ChunkReader::Clear() {
-  for (const auto& [path, shard] : shards_)
-    parquet::AddStats(closed_stats_.pages, shard->reader.stats());
-  shards_.clear();
+  shards_.Clear();
   dictionaries_->Clear();
 }
 

@@ -23,6 +23,7 @@
 #include "parquet/dictionary_cache.h"
 #include "parquet/file_io.h"
 #include "parquet/file_reader.h"
+#include "parquet/open_files.h"
 #include "timef/model.h"
 
 namespace timef::values {
@@ -75,15 +76,12 @@ class ChunkReader {
 
  private:
   struct OpenShard;
-  OpenShard& Shard(const ChunkRef& chunk);
   std::shared_ptr<parquet::DictionaryCache> dictionaries_;
-  std::shared_ptr<parquet::DecodeBudget> budget_;
-  std::shared_ptr<const parquet::FileOpener> opener_;
   // Decoded rows before they become a ValueArray; kept between reads up to this size.
   static constexpr std::size_t kKeepScratchBytes = std::size_t{2} << 20;
   parquet::ColumnData scratch_;
-  std::map<std::filesystem::path, std::unique_ptr<OpenShard>> shards_;
-  ChunkReaderStats closed_stats_;
+  parquet::OpenFiles<OpenShard> shards_;
+  std::uint64_t chunks_read_ = 0;
 };
 
 // Concatenates arrays of dtype `dtype` in order (validity materialized when any part has nulls).
