@@ -8,6 +8,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -39,25 +40,289 @@ void ReadValue(Reader& r, E& v);
 template <typename T>
 void ReadValue(Reader& r, std::vector<T>& v);
 void ReadValue(Reader& r, LogicalType& v);
-void ReadValue(Reader& r, SchemaElement& v);
-void ReadValue(Reader& r, Statistics& v);
-void ReadValue(Reader& r, SizeStatistics& v);
-void ReadValue(Reader& r, KeyValue& v);
-void ReadValue(Reader& r, DataPageHeader& v);
 void ReadValue(Reader& r, IndexPageHeader& v);
-void ReadValue(Reader& r, DictionaryPageHeader& v);
-void ReadValue(Reader& r, DataPageHeaderV2& v);
-void ReadValue(Reader& r, PageHeader& v);
-void ReadValue(Reader& r, PageEncodingStats& v);
-void ReadValue(Reader& r, ColumnMetaData& v);
-void ReadValue(Reader& r, ColumnChunk& v);
-void ReadValue(Reader& r, SortingColumn& v);
-void ReadValue(Reader& r, RowGroup& v);
 void ReadValue(Reader& r, ColumnOrder& v);
-void ReadValue(Reader& r, FileMetaData& v);
-void ReadValue(Reader& r, PageLocation& v);
-void ReadValue(Reader& r, OffsetIndex& v);
-void ReadValue(Reader& r, ColumnIndex& v);
+
+// ---- The structs' fields: one table per struct, from which reading and writing are made ----
+
+inline constexpr bool kRequired = true;
+inline constexpr bool kOptional = false;
+
+// One field of a Thrift struct: its id, the member that holds it and parquet.thrift's name.
+// A required field missing from the input is an error; an optional one is a std::optional
+// member (written only when present). Fields are written in table order (ascending ids).
+template <typename S, typename M>
+struct Field {
+  std::int16_t id;
+  M S::*member;
+  std::string_view name;
+  bool required;
+};
+
+// Used inside a ThriftFields specialisation, whose `S` names the struct.
+#define TIMEF_THRIFT_FIELD(id, member, presence) \
+  Field<S, decltype(S::member)> { id, &S::member, #member, presence }
+
+// Specialised for each struct read and written through its table: kName and kFields.
+template <typename S>
+struct ThriftFields;
+
+template <typename S>
+concept Tabled = requires {
+  ThriftFields<S>::kFields;
+};
+
+template <>
+struct ThriftFields<SchemaElement> {
+  using S = SchemaElement;
+  static constexpr std::string_view kName = "SchemaElement";
+  static constexpr std::tuple kFields = {
+      TIMEF_THRIFT_FIELD(1, type, kOptional),
+      TIMEF_THRIFT_FIELD(2, type_length, kOptional),
+      TIMEF_THRIFT_FIELD(3, repetition_type, kOptional),
+      TIMEF_THRIFT_FIELD(4, name, kRequired),
+      TIMEF_THRIFT_FIELD(5, num_children, kOptional),
+      TIMEF_THRIFT_FIELD(6, converted_type, kOptional),
+      TIMEF_THRIFT_FIELD(7, scale, kOptional),
+      TIMEF_THRIFT_FIELD(8, precision, kOptional),
+      TIMEF_THRIFT_FIELD(9, field_id, kOptional),
+      TIMEF_THRIFT_FIELD(10, logical_type, kOptional),
+  };
+};
+
+template <>
+struct ThriftFields<Statistics> {
+  using S = Statistics;
+  static constexpr std::string_view kName = "Statistics";
+  static constexpr std::tuple kFields = {
+      TIMEF_THRIFT_FIELD(1, max, kOptional),
+      TIMEF_THRIFT_FIELD(2, min, kOptional),
+      TIMEF_THRIFT_FIELD(3, null_count, kOptional),
+      TIMEF_THRIFT_FIELD(4, distinct_count, kOptional),
+      TIMEF_THRIFT_FIELD(5, max_value, kOptional),
+      TIMEF_THRIFT_FIELD(6, min_value, kOptional),
+      TIMEF_THRIFT_FIELD(7, is_max_value_exact, kOptional),
+      TIMEF_THRIFT_FIELD(8, is_min_value_exact, kOptional),
+      TIMEF_THRIFT_FIELD(9, nan_count, kOptional),
+  };
+};
+
+template <>
+struct ThriftFields<SizeStatistics> {
+  using S = SizeStatistics;
+  static constexpr std::string_view kName = "SizeStatistics";
+  static constexpr std::tuple kFields = {
+      TIMEF_THRIFT_FIELD(1, unencoded_byte_array_data_bytes, kOptional),
+      TIMEF_THRIFT_FIELD(2, repetition_level_histogram, kOptional),
+      TIMEF_THRIFT_FIELD(3, definition_level_histogram, kOptional),
+  };
+};
+
+template <>
+struct ThriftFields<KeyValue> {
+  using S = KeyValue;
+  static constexpr std::string_view kName = "KeyValue";
+  static constexpr std::tuple kFields = {
+      TIMEF_THRIFT_FIELD(1, key, kRequired),
+      TIMEF_THRIFT_FIELD(2, value, kOptional),
+  };
+};
+
+template <>
+struct ThriftFields<DataPageHeader> {
+  using S = DataPageHeader;
+  static constexpr std::string_view kName = "DataPageHeader";
+  static constexpr std::tuple kFields = {
+      TIMEF_THRIFT_FIELD(1, num_values, kRequired),
+      TIMEF_THRIFT_FIELD(2, encoding, kRequired),
+      TIMEF_THRIFT_FIELD(3, definition_level_encoding, kRequired),
+      TIMEF_THRIFT_FIELD(4, repetition_level_encoding, kRequired),
+      TIMEF_THRIFT_FIELD(5, statistics, kOptional),
+  };
+};
+
+template <>
+struct ThriftFields<DictionaryPageHeader> {
+  using S = DictionaryPageHeader;
+  static constexpr std::string_view kName = "DictionaryPageHeader";
+  static constexpr std::tuple kFields = {
+      TIMEF_THRIFT_FIELD(1, num_values, kRequired),
+      TIMEF_THRIFT_FIELD(2, encoding, kRequired),
+      TIMEF_THRIFT_FIELD(3, is_sorted, kOptional),
+  };
+};
+
+template <>
+struct ThriftFields<DataPageHeaderV2> {
+  using S = DataPageHeaderV2;
+  static constexpr std::string_view kName = "DataPageHeaderV2";
+  static constexpr std::tuple kFields = {
+      TIMEF_THRIFT_FIELD(1, num_values, kRequired),
+      TIMEF_THRIFT_FIELD(2, num_nulls, kRequired),
+      TIMEF_THRIFT_FIELD(3, num_rows, kRequired),
+      TIMEF_THRIFT_FIELD(4, encoding, kRequired),
+      TIMEF_THRIFT_FIELD(5, definition_levels_byte_length, kRequired),
+      TIMEF_THRIFT_FIELD(6, repetition_levels_byte_length, kRequired),
+      TIMEF_THRIFT_FIELD(7, is_compressed, kOptional),
+      TIMEF_THRIFT_FIELD(8, statistics, kOptional),
+  };
+};
+
+template <>
+struct ThriftFields<PageHeader> {
+  using S = PageHeader;
+  static constexpr std::string_view kName = "PageHeader";
+  static constexpr std::tuple kFields = {
+      TIMEF_THRIFT_FIELD(1, type, kRequired),
+      TIMEF_THRIFT_FIELD(2, uncompressed_page_size, kRequired),
+      TIMEF_THRIFT_FIELD(3, compressed_page_size, kRequired),
+      TIMEF_THRIFT_FIELD(4, crc, kOptional),
+      TIMEF_THRIFT_FIELD(5, data_page_header, kOptional),
+      TIMEF_THRIFT_FIELD(6, index_page_header, kOptional),
+      TIMEF_THRIFT_FIELD(7, dictionary_page_header, kOptional),
+      TIMEF_THRIFT_FIELD(8, data_page_header_v2, kOptional),
+  };
+};
+
+template <>
+struct ThriftFields<PageEncodingStats> {
+  using S = PageEncodingStats;
+  static constexpr std::string_view kName = "PageEncodingStats";
+  static constexpr std::tuple kFields = {
+      TIMEF_THRIFT_FIELD(1, page_type, kRequired),
+      TIMEF_THRIFT_FIELD(2, encoding, kRequired),
+      TIMEF_THRIFT_FIELD(3, count, kRequired),
+  };
+};
+
+template <>
+struct ThriftFields<ColumnMetaData> {
+  using S = ColumnMetaData;
+  static constexpr std::string_view kName = "ColumnMetaData";
+  static constexpr std::tuple kFields = {
+      TIMEF_THRIFT_FIELD(1, type, kRequired),
+      TIMEF_THRIFT_FIELD(2, encodings, kRequired),
+      TIMEF_THRIFT_FIELD(3, path_in_schema, kRequired),
+      TIMEF_THRIFT_FIELD(4, codec, kRequired),
+      TIMEF_THRIFT_FIELD(5, num_values, kRequired),
+      TIMEF_THRIFT_FIELD(6, total_uncompressed_size, kRequired),
+      TIMEF_THRIFT_FIELD(7, total_compressed_size, kRequired),
+      TIMEF_THRIFT_FIELD(8, key_value_metadata, kOptional),
+      TIMEF_THRIFT_FIELD(9, data_page_offset, kRequired),
+      TIMEF_THRIFT_FIELD(10, index_page_offset, kOptional),
+      TIMEF_THRIFT_FIELD(11, dictionary_page_offset, kOptional),
+      TIMEF_THRIFT_FIELD(12, statistics, kOptional),
+      TIMEF_THRIFT_FIELD(13, encoding_stats, kOptional),
+      TIMEF_THRIFT_FIELD(14, bloom_filter_offset, kOptional),
+      TIMEF_THRIFT_FIELD(15, bloom_filter_length, kOptional),
+      TIMEF_THRIFT_FIELD(16, size_statistics, kOptional),
+  };
+};
+
+// file_offset is required with default 0 in parquet.thrift; it is deprecated, so its absence is
+// tolerated (the member then keeps 0).
+template <>
+struct ThriftFields<ColumnChunk> {
+  using S = ColumnChunk;
+  static constexpr std::string_view kName = "ColumnChunk";
+  static constexpr std::tuple kFields = {
+      TIMEF_THRIFT_FIELD(1, file_path, kOptional),
+      TIMEF_THRIFT_FIELD(2, file_offset, kOptional),
+      TIMEF_THRIFT_FIELD(3, meta_data, kOptional),
+      TIMEF_THRIFT_FIELD(4, offset_index_offset, kOptional),
+      TIMEF_THRIFT_FIELD(5, offset_index_length, kOptional),
+      TIMEF_THRIFT_FIELD(6, column_index_offset, kOptional),
+      TIMEF_THRIFT_FIELD(7, column_index_length, kOptional),
+      TIMEF_THRIFT_FIELD(9, encrypted_column_metadata, kOptional),
+  };
+};
+
+template <>
+struct ThriftFields<SortingColumn> {
+  using S = SortingColumn;
+  static constexpr std::string_view kName = "SortingColumn";
+  static constexpr std::tuple kFields = {
+      TIMEF_THRIFT_FIELD(1, column_idx, kRequired),
+      TIMEF_THRIFT_FIELD(2, descending, kRequired),
+      TIMEF_THRIFT_FIELD(3, nulls_first, kRequired),
+  };
+};
+
+template <>
+struct ThriftFields<RowGroup> {
+  using S = RowGroup;
+  static constexpr std::string_view kName = "RowGroup";
+  static constexpr std::tuple kFields = {
+      TIMEF_THRIFT_FIELD(1, columns, kRequired),
+      TIMEF_THRIFT_FIELD(2, total_byte_size, kRequired),
+      TIMEF_THRIFT_FIELD(3, num_rows, kRequired),
+      TIMEF_THRIFT_FIELD(4, sorting_columns, kOptional),
+      TIMEF_THRIFT_FIELD(5, file_offset, kOptional),
+      TIMEF_THRIFT_FIELD(6, total_compressed_size, kOptional),
+      TIMEF_THRIFT_FIELD(7, ordinal, kOptional),
+  };
+};
+
+template <>
+struct ThriftFields<FileMetaData> {
+  using S = FileMetaData;
+  static constexpr std::string_view kName = "FileMetaData";
+  static constexpr std::tuple kFields = {
+      TIMEF_THRIFT_FIELD(1, version, kRequired),
+      TIMEF_THRIFT_FIELD(2, schema, kRequired),
+      TIMEF_THRIFT_FIELD(3, num_rows, kRequired),
+      TIMEF_THRIFT_FIELD(4, row_groups, kRequired),
+      TIMEF_THRIFT_FIELD(5, key_value_metadata, kOptional),
+      TIMEF_THRIFT_FIELD(6, created_by, kOptional),
+      TIMEF_THRIFT_FIELD(7, column_orders, kOptional),
+  };
+};
+
+template <>
+struct ThriftFields<PageLocation> {
+  using S = PageLocation;
+  static constexpr std::string_view kName = "PageLocation";
+  static constexpr std::tuple kFields = {
+      TIMEF_THRIFT_FIELD(1, offset, kRequired),
+      TIMEF_THRIFT_FIELD(2, compressed_page_size, kRequired),
+      TIMEF_THRIFT_FIELD(3, first_row_index, kRequired),
+  };
+};
+
+template <>
+struct ThriftFields<OffsetIndex> {
+  using S = OffsetIndex;
+  static constexpr std::string_view kName = "OffsetIndex";
+  static constexpr std::tuple kFields = {
+      TIMEF_THRIFT_FIELD(1, page_locations, kRequired),
+      TIMEF_THRIFT_FIELD(2, unencoded_byte_array_data_bytes, kOptional),
+  };
+};
+
+template <>
+struct ThriftFields<ColumnIndex> {
+  using S = ColumnIndex;
+  static constexpr std::string_view kName = "ColumnIndex";
+  static constexpr std::tuple kFields = {
+      TIMEF_THRIFT_FIELD(1, null_pages, kRequired),
+      TIMEF_THRIFT_FIELD(2, min_values, kRequired),
+      TIMEF_THRIFT_FIELD(3, max_values, kRequired),
+      TIMEF_THRIFT_FIELD(4, boundary_order, kRequired),
+      TIMEF_THRIFT_FIELD(5, null_counts, kOptional),
+      TIMEF_THRIFT_FIELD(6, repetition_level_histograms, kOptional),
+      TIMEF_THRIFT_FIELD(7, definition_level_histograms, kOptional),
+      TIMEF_THRIFT_FIELD(8, nan_counts, kOptional),
+  };
+};
+
+#undef TIMEF_THRIFT_FIELD
+
+template <Tabled S>
+void ReadValue(Reader& r, S& v);
+template <Tabled S>
+void WriteValue(Writer& w, const S& v);
+// SchemaElement.logical_type: a union without a member leaves the field absent (older writers).
+bool Take(Reader& r, const FieldHeader& f, std::optional<LogicalType>& out);
 
 void WriteValue(Writer& w, bool v) { w.Bool(v); }
 void WriteValue(Writer& w, std::int8_t v) { w.I8(v); }
@@ -71,25 +336,8 @@ void WriteValue(Writer& w, E v) { w.I32(static_cast<std::int32_t>(v)); }
 template <typename T>
 void WriteValue(Writer& w, const std::vector<T>& v);
 void WriteValue(Writer& w, const LogicalType& v);
-void WriteValue(Writer& w, const SchemaElement& v);
-void WriteValue(Writer& w, const Statistics& v);
-void WriteValue(Writer& w, const SizeStatistics& v);
-void WriteValue(Writer& w, const KeyValue& v);
-void WriteValue(Writer& w, const DataPageHeader& v);
 void WriteValue(Writer& w, const IndexPageHeader& v);
-void WriteValue(Writer& w, const DictionaryPageHeader& v);
-void WriteValue(Writer& w, const DataPageHeaderV2& v);
-void WriteValue(Writer& w, const PageHeader& v);
-void WriteValue(Writer& w, const PageEncodingStats& v);
-void WriteValue(Writer& w, const ColumnMetaData& v);
-void WriteValue(Writer& w, const ColumnChunk& v);
-void WriteValue(Writer& w, const SortingColumn& v);
-void WriteValue(Writer& w, const RowGroup& v);
 void WriteValue(Writer& w, const ColumnOrder& v);
-void WriteValue(Writer& w, const FileMetaData& v);
-void WriteValue(Writer& w, const PageLocation& v);
-void WriteValue(Writer& w, const OffsetIndex& v);
-void WriteValue(Writer& w, const ColumnIndex& v);
 
 // ---- Generic machinery ----
 
@@ -236,6 +484,41 @@ void WriteEmptyStruct(Writer& w) {
   w.StructEnd();
 }
 
+// A struct with a field table: each field read when its wire type matches (Thrift's rules above),
+// then the required ones checked in table order.
+template <Tabled S>
+void ReadValue(Reader& r, S& v) {
+  SeenFields seen;
+  ReadFields(r, [&](const FieldHeader& f) {
+    bool taken = false;
+    std::apply(
+        [&](const auto&... field) {
+          (void)((field.id == f.id &&
+                  (taken = seen.Mark(f.id, Take(r, f, v.*field.member)), true)) ||
+                 ...);
+        },
+        ThriftFields<S>::kFields);
+    return taken;
+  });
+  std::apply(
+      [&](const auto&... field) {
+        ((field.required && !seen.Has(field.id)
+              ? r.Fail(std::string(ThriftFields<S>::kName) + " lacks required field " +
+                       std::string(field.name))
+              : void()),
+         ...);
+      },
+      ThriftFields<S>::kFields);
+}
+
+template <Tabled S>
+void WriteValue(Writer& w, const S& v) {
+  w.StructBegin();
+  std::apply([&](const auto&... field) { (Put(w, field.id, v.*field.member), ...); },
+             ThriftFields<S>::kFields);
+  w.StructEnd();
+}
+
 // ---- Logical types ----
 
 void ReadTimeUnit(Reader& r, TimeUnit& unit) {
@@ -344,6 +627,13 @@ void ReadValue(Reader& r, LogicalType& v) {
   if (!ReadLogicalType(r, v)) r.Fail("LogicalType union without a member");
 }
 
+bool Take(Reader& r, const FieldHeader& f, std::optional<LogicalType>& out) {
+  if (f.type != WireType::kStruct) return false;
+  LogicalType logical;
+  if (ReadLogicalType(r, logical)) out = std::move(logical);
+  return true;
+}
+
 void WriteTemporal(Writer& w, const LogicalType& v) {
   w.StructBegin();
   Put(w, 1, v.is_adjusted_to_utc);
@@ -386,484 +676,8 @@ void WriteValue(Writer& w, const LogicalType& v) {
   w.StructEnd();
 }
 
-// ---- Schema ----
-
-void ReadValue(Reader& r, SchemaElement& v) {
-  SeenFields seen;
-  ReadFields(r, [&](const FieldHeader& f) {
-    switch (f.id) {
-      case 1:
-        return Take(r, f, v.type);
-      case 2:
-        return Take(r, f, v.type_length);
-      case 3:
-        return Take(r, f, v.repetition_type);
-      case 4:
-        return seen.Mark(4, Take(r, f, v.name));
-      case 5:
-        return Take(r, f, v.num_children);
-      case 6:
-        return Take(r, f, v.converted_type);
-      case 7:
-        return Take(r, f, v.scale);
-      case 8:
-        return Take(r, f, v.precision);
-      case 9:
-        return Take(r, f, v.field_id);
-      case 10: {
-        if (f.type != WireType::kStruct) return false;
-        LogicalType logical;
-        if (ReadLogicalType(r, logical)) v.logical_type = std::move(logical);
-        return true;
-      }
-    }
-    return false;
-  });
-  seen.Require(r, "SchemaElement", {{4, "name"}});
-}
-
-void WriteValue(Writer& w, const SchemaElement& v) {
-  w.StructBegin();
-  Put(w, 1, v.type);
-  Put(w, 2, v.type_length);
-  Put(w, 3, v.repetition_type);
-  Put(w, 4, v.name);
-  Put(w, 5, v.num_children);
-  Put(w, 6, v.converted_type);
-  Put(w, 7, v.scale);
-  Put(w, 8, v.precision);
-  Put(w, 9, v.field_id);
-  Put(w, 10, v.logical_type);
-  w.StructEnd();
-}
-
-// ---- Statistics and key-value metadata ----
-
-void ReadValue(Reader& r, Statistics& v) {
-  ReadFields(r, [&](const FieldHeader& f) {
-    switch (f.id) {
-      case 1:
-        return Take(r, f, v.max);
-      case 2:
-        return Take(r, f, v.min);
-      case 3:
-        return Take(r, f, v.null_count);
-      case 4:
-        return Take(r, f, v.distinct_count);
-      case 5:
-        return Take(r, f, v.max_value);
-      case 6:
-        return Take(r, f, v.min_value);
-      case 7:
-        return Take(r, f, v.is_max_value_exact);
-      case 8:
-        return Take(r, f, v.is_min_value_exact);
-      case 9:
-        return Take(r, f, v.nan_count);
-    }
-    return false;
-  });
-}
-
-void WriteValue(Writer& w, const Statistics& v) {
-  w.StructBegin();
-  Put(w, 1, v.max);
-  Put(w, 2, v.min);
-  Put(w, 3, v.null_count);
-  Put(w, 4, v.distinct_count);
-  Put(w, 5, v.max_value);
-  Put(w, 6, v.min_value);
-  Put(w, 7, v.is_max_value_exact);
-  Put(w, 8, v.is_min_value_exact);
-  Put(w, 9, v.nan_count);
-  w.StructEnd();
-}
-
-void ReadValue(Reader& r, SizeStatistics& v) {
-  ReadFields(r, [&](const FieldHeader& f) {
-    switch (f.id) {
-      case 1:
-        return Take(r, f, v.unencoded_byte_array_data_bytes);
-      case 2:
-        return Take(r, f, v.repetition_level_histogram);
-      case 3:
-        return Take(r, f, v.definition_level_histogram);
-    }
-    return false;
-  });
-}
-
-void WriteValue(Writer& w, const SizeStatistics& v) {
-  w.StructBegin();
-  Put(w, 1, v.unencoded_byte_array_data_bytes);
-  Put(w, 2, v.repetition_level_histogram);
-  Put(w, 3, v.definition_level_histogram);
-  w.StructEnd();
-}
-
-void ReadValue(Reader& r, KeyValue& v) {
-  SeenFields seen;
-  ReadFields(r, [&](const FieldHeader& f) {
-    switch (f.id) {
-      case 1:
-        return seen.Mark(1, Take(r, f, v.key));
-      case 2:
-        return Take(r, f, v.value);
-    }
-    return false;
-  });
-  seen.Require(r, "KeyValue", {{1, "key"}});
-}
-
-void WriteValue(Writer& w, const KeyValue& v) {
-  w.StructBegin();
-  Put(w, 1, v.key);
-  Put(w, 2, v.value);
-  w.StructEnd();
-}
-
-// ---- Pages ----
-
-void ReadValue(Reader& r, DataPageHeader& v) {
-  SeenFields seen;
-  ReadFields(r, [&](const FieldHeader& f) {
-    switch (f.id) {
-      case 1:
-        return seen.Mark(1, Take(r, f, v.num_values));
-      case 2:
-        return seen.Mark(2, Take(r, f, v.encoding));
-      case 3:
-        return seen.Mark(3, Take(r, f, v.definition_level_encoding));
-      case 4:
-        return seen.Mark(4, Take(r, f, v.repetition_level_encoding));
-      case 5:
-        return Take(r, f, v.statistics);
-    }
-    return false;
-  });
-  seen.Require(r, "DataPageHeader",
-               {{1, "num_values"},
-                {2, "encoding"},
-                {3, "definition_level_encoding"},
-                {4, "repetition_level_encoding"}});
-}
-
-void WriteValue(Writer& w, const DataPageHeader& v) {
-  w.StructBegin();
-  Put(w, 1, v.num_values);
-  Put(w, 2, v.encoding);
-  Put(w, 3, v.definition_level_encoding);
-  Put(w, 4, v.repetition_level_encoding);
-  Put(w, 5, v.statistics);
-  w.StructEnd();
-}
-
 void ReadValue(Reader& r, IndexPageHeader&) { r.Skip(WireType::kStruct); }
 void WriteValue(Writer& w, const IndexPageHeader&) { WriteEmptyStruct(w); }
-
-void ReadValue(Reader& r, DictionaryPageHeader& v) {
-  SeenFields seen;
-  ReadFields(r, [&](const FieldHeader& f) {
-    switch (f.id) {
-      case 1:
-        return seen.Mark(1, Take(r, f, v.num_values));
-      case 2:
-        return seen.Mark(2, Take(r, f, v.encoding));
-      case 3:
-        return Take(r, f, v.is_sorted);
-    }
-    return false;
-  });
-  seen.Require(r, "DictionaryPageHeader", {{1, "num_values"}, {2, "encoding"}});
-}
-
-void WriteValue(Writer& w, const DictionaryPageHeader& v) {
-  w.StructBegin();
-  Put(w, 1, v.num_values);
-  Put(w, 2, v.encoding);
-  Put(w, 3, v.is_sorted);
-  w.StructEnd();
-}
-
-void ReadValue(Reader& r, DataPageHeaderV2& v) {
-  SeenFields seen;
-  ReadFields(r, [&](const FieldHeader& f) {
-    switch (f.id) {
-      case 1:
-        return seen.Mark(1, Take(r, f, v.num_values));
-      case 2:
-        return seen.Mark(2, Take(r, f, v.num_nulls));
-      case 3:
-        return seen.Mark(3, Take(r, f, v.num_rows));
-      case 4:
-        return seen.Mark(4, Take(r, f, v.encoding));
-      case 5:
-        return seen.Mark(5, Take(r, f, v.definition_levels_byte_length));
-      case 6:
-        return seen.Mark(6, Take(r, f, v.repetition_levels_byte_length));
-      case 7:
-        return Take(r, f, v.is_compressed);
-      case 8:
-        return Take(r, f, v.statistics);
-    }
-    return false;
-  });
-  seen.Require(r, "DataPageHeaderV2",
-               {{1, "num_values"},
-                {2, "num_nulls"},
-                {3, "num_rows"},
-                {4, "encoding"},
-                {5, "definition_levels_byte_length"},
-                {6, "repetition_levels_byte_length"}});
-}
-
-void WriteValue(Writer& w, const DataPageHeaderV2& v) {
-  w.StructBegin();
-  Put(w, 1, v.num_values);
-  Put(w, 2, v.num_nulls);
-  Put(w, 3, v.num_rows);
-  Put(w, 4, v.encoding);
-  Put(w, 5, v.definition_levels_byte_length);
-  Put(w, 6, v.repetition_levels_byte_length);
-  Put(w, 7, v.is_compressed);
-  Put(w, 8, v.statistics);
-  w.StructEnd();
-}
-
-void ReadValue(Reader& r, PageHeader& v) {
-  SeenFields seen;
-  ReadFields(r, [&](const FieldHeader& f) {
-    switch (f.id) {
-      case 1:
-        return seen.Mark(1, Take(r, f, v.type));
-      case 2:
-        return seen.Mark(2, Take(r, f, v.uncompressed_page_size));
-      case 3:
-        return seen.Mark(3, Take(r, f, v.compressed_page_size));
-      case 4:
-        return Take(r, f, v.crc);
-      case 5:
-        return Take(r, f, v.data_page_header);
-      case 6:
-        return Take(r, f, v.index_page_header);
-      case 7:
-        return Take(r, f, v.dictionary_page_header);
-      case 8:
-        return Take(r, f, v.data_page_header_v2);
-    }
-    return false;
-  });
-  seen.Require(r, "PageHeader",
-               {{1, "type"}, {2, "uncompressed_page_size"}, {3, "compressed_page_size"}});
-}
-
-void WriteValue(Writer& w, const PageHeader& v) {
-  w.StructBegin();
-  Put(w, 1, v.type);
-  Put(w, 2, v.uncompressed_page_size);
-  Put(w, 3, v.compressed_page_size);
-  Put(w, 4, v.crc);
-  Put(w, 5, v.data_page_header);
-  Put(w, 6, v.index_page_header);
-  Put(w, 7, v.dictionary_page_header);
-  Put(w, 8, v.data_page_header_v2);
-  w.StructEnd();
-}
-
-void ReadValue(Reader& r, PageEncodingStats& v) {
-  SeenFields seen;
-  ReadFields(r, [&](const FieldHeader& f) {
-    switch (f.id) {
-      case 1:
-        return seen.Mark(1, Take(r, f, v.page_type));
-      case 2:
-        return seen.Mark(2, Take(r, f, v.encoding));
-      case 3:
-        return seen.Mark(3, Take(r, f, v.count));
-    }
-    return false;
-  });
-  seen.Require(r, "PageEncodingStats", {{1, "page_type"}, {2, "encoding"}, {3, "count"}});
-}
-
-void WriteValue(Writer& w, const PageEncodingStats& v) {
-  w.StructBegin();
-  Put(w, 1, v.page_type);
-  Put(w, 2, v.encoding);
-  Put(w, 3, v.count);
-  w.StructEnd();
-}
-
-// ---- Column chunks and row groups ----
-
-void ReadValue(Reader& r, ColumnMetaData& v) {
-  SeenFields seen;
-  ReadFields(r, [&](const FieldHeader& f) {
-    switch (f.id) {
-      case 1:
-        return seen.Mark(1, Take(r, f, v.type));
-      case 2:
-        return seen.Mark(2, Take(r, f, v.encodings));
-      case 3:
-        return seen.Mark(3, Take(r, f, v.path_in_schema));
-      case 4:
-        return seen.Mark(4, Take(r, f, v.codec));
-      case 5:
-        return seen.Mark(5, Take(r, f, v.num_values));
-      case 6:
-        return seen.Mark(6, Take(r, f, v.total_uncompressed_size));
-      case 7:
-        return seen.Mark(7, Take(r, f, v.total_compressed_size));
-      case 8:
-        return Take(r, f, v.key_value_metadata);
-      case 9:
-        return seen.Mark(9, Take(r, f, v.data_page_offset));
-      case 10:
-        return Take(r, f, v.index_page_offset);
-      case 11:
-        return Take(r, f, v.dictionary_page_offset);
-      case 12:
-        return Take(r, f, v.statistics);
-      case 13:
-        return Take(r, f, v.encoding_stats);
-      case 14:
-        return Take(r, f, v.bloom_filter_offset);
-      case 15:
-        return Take(r, f, v.bloom_filter_length);
-      case 16:
-        return Take(r, f, v.size_statistics);
-    }
-    return false;
-  });
-  seen.Require(r, "ColumnMetaData",
-               {{1, "type"},
-                {2, "encodings"},
-                {3, "path_in_schema"},
-                {4, "codec"},
-                {5, "num_values"},
-                {6, "total_uncompressed_size"},
-                {7, "total_compressed_size"},
-                {9, "data_page_offset"}});
-}
-
-void WriteValue(Writer& w, const ColumnMetaData& v) {
-  w.StructBegin();
-  Put(w, 1, v.type);
-  Put(w, 2, v.encodings);
-  Put(w, 3, v.path_in_schema);
-  Put(w, 4, v.codec);
-  Put(w, 5, v.num_values);
-  Put(w, 6, v.total_uncompressed_size);
-  Put(w, 7, v.total_compressed_size);
-  Put(w, 8, v.key_value_metadata);
-  Put(w, 9, v.data_page_offset);
-  Put(w, 10, v.index_page_offset);
-  Put(w, 11, v.dictionary_page_offset);
-  Put(w, 12, v.statistics);
-  Put(w, 13, v.encoding_stats);
-  Put(w, 14, v.bloom_filter_offset);
-  Put(w, 15, v.bloom_filter_length);
-  Put(w, 16, v.size_statistics);
-  w.StructEnd();
-}
-
-void ReadValue(Reader& r, ColumnChunk& v) {
-  // file_offset is required with default 0; it is deprecated, so its absence is tolerated.
-  ReadFields(r, [&](const FieldHeader& f) {
-    switch (f.id) {
-      case 1:
-        return Take(r, f, v.file_path);
-      case 2:
-        return Take(r, f, v.file_offset);
-      case 3:
-        return Take(r, f, v.meta_data);
-      case 4:
-        return Take(r, f, v.offset_index_offset);
-      case 5:
-        return Take(r, f, v.offset_index_length);
-      case 6:
-        return Take(r, f, v.column_index_offset);
-      case 7:
-        return Take(r, f, v.column_index_length);
-      case 9:
-        return Take(r, f, v.encrypted_column_metadata);
-    }
-    return false;
-  });
-}
-
-void WriteValue(Writer& w, const ColumnChunk& v) {
-  w.StructBegin();
-  Put(w, 1, v.file_path);
-  Put(w, 2, v.file_offset);
-  Put(w, 3, v.meta_data);
-  Put(w, 4, v.offset_index_offset);
-  Put(w, 5, v.offset_index_length);
-  Put(w, 6, v.column_index_offset);
-  Put(w, 7, v.column_index_length);
-  Put(w, 9, v.encrypted_column_metadata);
-  w.StructEnd();
-}
-
-void ReadValue(Reader& r, SortingColumn& v) {
-  SeenFields seen;
-  ReadFields(r, [&](const FieldHeader& f) {
-    switch (f.id) {
-      case 1:
-        return seen.Mark(1, Take(r, f, v.column_idx));
-      case 2:
-        return seen.Mark(2, Take(r, f, v.descending));
-      case 3:
-        return seen.Mark(3, Take(r, f, v.nulls_first));
-    }
-    return false;
-  });
-  seen.Require(r, "SortingColumn", {{1, "column_idx"}, {2, "descending"}, {3, "nulls_first"}});
-}
-
-void WriteValue(Writer& w, const SortingColumn& v) {
-  w.StructBegin();
-  Put(w, 1, v.column_idx);
-  Put(w, 2, v.descending);
-  Put(w, 3, v.nulls_first);
-  w.StructEnd();
-}
-
-void ReadValue(Reader& r, RowGroup& v) {
-  SeenFields seen;
-  ReadFields(r, [&](const FieldHeader& f) {
-    switch (f.id) {
-      case 1:
-        return seen.Mark(1, Take(r, f, v.columns));
-      case 2:
-        return seen.Mark(2, Take(r, f, v.total_byte_size));
-      case 3:
-        return seen.Mark(3, Take(r, f, v.num_rows));
-      case 4:
-        return Take(r, f, v.sorting_columns);
-      case 5:
-        return Take(r, f, v.file_offset);
-      case 6:
-        return Take(r, f, v.total_compressed_size);
-      case 7:
-        return Take(r, f, v.ordinal);
-    }
-    return false;
-  });
-  seen.Require(r, "RowGroup", {{1, "columns"}, {2, "total_byte_size"}, {3, "num_rows"}});
-}
-
-void WriteValue(Writer& w, const RowGroup& v) {
-  w.StructBegin();
-  Put(w, 1, v.columns);
-  Put(w, 2, v.total_byte_size);
-  Put(w, 3, v.num_rows);
-  Put(w, 4, v.sorting_columns);
-  Put(w, 5, v.file_offset);
-  Put(w, 6, v.total_compressed_size);
-  Put(w, 7, v.ordinal);
-  w.StructEnd();
-}
 
 void ReadValue(Reader& r, ColumnOrder& v) {
   int members = 0;
@@ -883,131 +697,6 @@ void WriteValue(Writer& w, const ColumnOrder& v) {
     w.FieldBegin(static_cast<std::int16_t>(v.kind), WireType::kStruct);
     WriteEmptyStruct(w);
   }
-  w.StructEnd();
-}
-
-void ReadValue(Reader& r, FileMetaData& v) {
-  SeenFields seen;
-  ReadFields(r, [&](const FieldHeader& f) {
-    switch (f.id) {
-      case 1:
-        return seen.Mark(1, Take(r, f, v.version));
-      case 2:
-        return seen.Mark(2, Take(r, f, v.schema));
-      case 3:
-        return seen.Mark(3, Take(r, f, v.num_rows));
-      case 4:
-        return seen.Mark(4, Take(r, f, v.row_groups));
-      case 5:
-        return Take(r, f, v.key_value_metadata);
-      case 6:
-        return Take(r, f, v.created_by);
-      case 7:
-        return Take(r, f, v.column_orders);
-    }
-    return false;
-  });
-  seen.Require(r, "FileMetaData",
-               {{1, "version"}, {2, "schema"}, {3, "num_rows"}, {4, "row_groups"}});
-}
-
-void WriteValue(Writer& w, const FileMetaData& v) {
-  w.StructBegin();
-  Put(w, 1, v.version);
-  Put(w, 2, v.schema);
-  Put(w, 3, v.num_rows);
-  Put(w, 4, v.row_groups);
-  Put(w, 5, v.key_value_metadata);
-  Put(w, 6, v.created_by);
-  Put(w, 7, v.column_orders);
-  w.StructEnd();
-}
-
-// ---- Page index ----
-
-void ReadValue(Reader& r, PageLocation& v) {
-  SeenFields seen;
-  ReadFields(r, [&](const FieldHeader& f) {
-    switch (f.id) {
-      case 1:
-        return seen.Mark(1, Take(r, f, v.offset));
-      case 2:
-        return seen.Mark(2, Take(r, f, v.compressed_page_size));
-      case 3:
-        return seen.Mark(3, Take(r, f, v.first_row_index));
-    }
-    return false;
-  });
-  seen.Require(r, "PageLocation",
-               {{1, "offset"}, {2, "compressed_page_size"}, {3, "first_row_index"}});
-}
-
-void WriteValue(Writer& w, const PageLocation& v) {
-  w.StructBegin();
-  Put(w, 1, v.offset);
-  Put(w, 2, v.compressed_page_size);
-  Put(w, 3, v.first_row_index);
-  w.StructEnd();
-}
-
-void ReadValue(Reader& r, OffsetIndex& v) {
-  SeenFields seen;
-  ReadFields(r, [&](const FieldHeader& f) {
-    switch (f.id) {
-      case 1:
-        return seen.Mark(1, Take(r, f, v.page_locations));
-      case 2:
-        return Take(r, f, v.unencoded_byte_array_data_bytes);
-    }
-    return false;
-  });
-  seen.Require(r, "OffsetIndex", {{1, "page_locations"}});
-}
-
-void WriteValue(Writer& w, const OffsetIndex& v) {
-  w.StructBegin();
-  Put(w, 1, v.page_locations);
-  Put(w, 2, v.unencoded_byte_array_data_bytes);
-  w.StructEnd();
-}
-
-void ReadValue(Reader& r, ColumnIndex& v) {
-  SeenFields seen;
-  ReadFields(r, [&](const FieldHeader& f) {
-    switch (f.id) {
-      case 1:
-        return seen.Mark(1, Take(r, f, v.null_pages));
-      case 2:
-        return seen.Mark(2, Take(r, f, v.min_values));
-      case 3:
-        return seen.Mark(3, Take(r, f, v.max_values));
-      case 4:
-        return seen.Mark(4, Take(r, f, v.boundary_order));
-      case 5:
-        return Take(r, f, v.null_counts);
-      case 6:
-        return Take(r, f, v.repetition_level_histograms);
-      case 7:
-        return Take(r, f, v.definition_level_histograms);
-      case 8:
-        return Take(r, f, v.nan_counts);
-    }
-    return false;
-  });
-  seen.Require(r, "ColumnIndex",
-               {{1, "null_pages"}, {2, "min_values"}, {3, "max_values"}, {4, "boundary_order"}});
-}
-
-void WriteValue(Writer& w, const ColumnIndex& v) {
-  w.StructBegin();
-  Put(w, 1, v.null_pages);
-  Put(w, 2, v.min_values);
-  Put(w, 3, v.max_values);
-  Put(w, 4, v.boundary_order);
-  Put(w, 5, v.null_counts);
-  Put(w, 6, v.repetition_level_histograms);
-  Put(w, 7, v.definition_level_histograms);
-  Put(w, 8, v.nan_counts);
   w.StructEnd();
 }
 
