@@ -74,6 +74,17 @@ if [ -x "$view_bench" ]; then
   "$view_bench" "${view_args[@]}" >&2 || suite_status=$?
 fi
 
+# Remote reads over HTTP (issue 35): the ECG corpus served by nginx on loopback; scan, random
+# series (latency, bytes against the pages needed) and pull against local reads and curl
+# (bench/remote; --quick: the small corpus).
+remote_bench="$build/bench-suite/timef_remote_bench"
+if [ -x "$remote_bench" ]; then
+  remote_args=(--out "$out")
+  [ "${QUICK:-0}" = 1 ] && remote_args+=(--quick)
+  echo "== timef_remote_bench ${remote_args[*]}" >&2
+  "$remote_bench" "${remote_args[@]}" >&2 || suite_status=$?
+fi
+
 if [ "${QUICK:-0}" = 1 ]; then
   exit "$suite_status"
 fi
