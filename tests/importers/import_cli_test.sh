@@ -31,6 +31,23 @@ for f in $shards; do
   cmp -s "$release/$f" "$scratch/root-jobs1/test/night/1.0.0/$f" ||
     fail "import: $f differs between --threads 2 and --jobs 1"
 done
+# --compression-level: level 1 compresses the same values into other bytes; the values read back
+# are equal; a level outside 1..22 is a usage error (exit 2) before anything is written.
+run import_level1 0 import edf "$in/night.edf" "$in/day.bdf" --root "$scratch/root-level1" \
+  --dataset test/night --version 1.0.0 --license CC0-1.0 --compression-level 1
+same=1
+for f in $shards; do
+  cmp -s "$release/$f" "$scratch/root-level1/test/night/1.0.0/$f" || same=0
+done
+[ "$same" = 0 ] || fail "import: --compression-level 1 wrote the default level's bytes"
+run cat_default 0 cat "$release" --signal 1 --format json
+run cat_level1 0 cat "$scratch/root-level1/test/night/1.0.0" --signal 1 --format json
+cmp -s "$scratch/cat_default.out" "$scratch/cat_level1.out" ||
+  fail "import: --compression-level 1 changed the values"
+run import_level23 2 import edf "$in/night.edf" --root "$scratch/root-level23" \
+  --dataset test/night --version 1.0.0 --license CC0-1.0 --compression-level 23
+expect_in import_level23 "$scratch/import_level23.err" "expected a whole number 1..22, got '23'"
+[ ! -e "$scratch/root-level23" ] || fail "import: a refused --compression-level left $scratch/root-level23"
 run records 0 records "$release" --format json
 expect_lines records "$scratch/records.out" 2
 expect_in records "$scratch/records.out" '"start":"2021-03-14T15:09:26.123400Z"'

@@ -41,6 +41,7 @@ struct ImportArgs {
   bool no_checksum = false;
   std::vector<std::string> annotators;                               // wfdb
   int jobs = static_cast<int>(write_option::threads.default_value);  // --jobs, --threads
+  int compression_level = static_cast<int>(write_option::compression_level.default_value);
   // csv only
   std::optional<std::string> time_column;
   std::string time_unit = "auto";
@@ -179,6 +180,7 @@ int RunImport(const ImportArgs& args) {
     if (bar.enabled()) bar.Update("read", p.files_read, p.files_total);
   };
   options.write.threads = args.jobs;
+  options.write.compression_level = args.compression_level;
   options.write = WithProgress(bar, options.write);
   std::vector<fs::path> inputs(args.inputs.begin(), args.inputs.end());
   const WriteResult result = ImportFiles(format, inputs, std::move(card), *root, options);
@@ -232,6 +234,7 @@ void RegisterImportCommands(CLI::App& app, Action& action) {
   AddThreadsOption(*cmd, args->jobs, "-j,--jobs,--threads",
                    "Threads of the import (--threads is an alias): the values of each row group "
                    "are compressed on N threads in the background while the next one is decoded");
+  AddWriteNumberOption(*cmd, write_option::compression_level, args->compression_level);
   // csv only
   cmd->add_option("--time-column", args->time_column,
                   "csv: the time column (default: the first named time, t, timestamp or datetime)");

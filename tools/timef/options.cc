@@ -1,5 +1,7 @@
 #include "options.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <map>
 #include <string>
@@ -32,27 +34,34 @@ CLI::Validator IdNumber() {
       "", "ID");
 }
 
-void AddThreadsOption(CLI::App& command, int& threads, const std::string& names,
-                      const std::string& help) {
-  const write_option::Number& option = write_option::threads;
-  const std::string range = std::to_string(option.min) + ".." + std::to_string(option.max);
+void AddWriteNumberOption(CLI::App& command, const write_option::Number& option, int& value,
+                          const std::string& names, const std::string& help) {
+  std::string flag = "--" + std::string(option.name);
+  std::replace(flag.begin(), flag.end(), '_', '-');
+  const std::string range = option.RangeText();
   command
-      .add_option(names, threads,
-                  (help.empty() ? "Threads that compress values pages" : help) + "; " + range +
-                      ", default " + std::to_string(option.default_value) + " (" +
-                      std::string(option.doc) + ")")
+      .add_option(names.empty() ? flag : names, value,
+                  (help.empty() ? std::string(1, static_cast<char>(std::toupper(option.doc[0]))) +
+                                      std::string(option.doc.substr(1))
+                                : help + " (" + std::string(option.doc) + ")") +
+                      "; " + range + ", default " + std::to_string(option.default_value))
       ->check(CLI::Validator(
           [option](std::string& text) -> std::string {
-            std::int64_t value = 0;
+            std::int64_t parsed = 0;
             const char* end = text.data() + text.size();
-            auto [ptr, error] = std::from_chars(text.data(), end, value);
-            if (text.empty() || error != std::errc() || ptr != end || !option.Contains(value)) {
-              return "expected a whole number from " + std::to_string(option.min) + " to " +
-                     std::to_string(option.max) + ", got '" + text + "'";
+            auto [ptr, error] = std::from_chars(text.data(), end, parsed);
+            if (text.empty() || error != std::errc() || ptr != end || !option.Contains(parsed)) {
+              return "expected a whole number " + option.RangeText() + ", got '" + text + "'";
             }
             return "";
           },
           "", range));
+}
+
+void AddThreadsOption(CLI::App& command, int& threads, const std::string& names,
+                      const std::string& help) {
+  AddWriteNumberOption(command, write_option::threads, threads, names,
+                       help.empty() ? "Threads that compress values pages" : help);
 }
 
 void AddFormatOption(CLI::App& command, OutputFormat& format) {

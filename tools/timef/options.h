@@ -15,6 +15,12 @@ CLI::Validator WholeNumberAtLeast(int64_t min);
 // A dataset ID: a whole number >= 1.
 CLI::Validator IdNumber();
 
+// A whole-number write option (timef/write_options.h) as a flag: `--<name>` with '-' for '_'
+// unless `names` is given, its doc (after `help` when given), range and default in the help, and
+// its range checked ("expected a whole number 1..22, got '30'").
+void AddWriteNumberOption(CLI::App& command, const write_option::Number& option, int& value,
+                          const std::string& names = "", const std::string& help = "");
+
 // --threads N for the commands that write a release: WriteOptions::threads, its range, default and
 // doc from timef/write_options.h. `names` and `help` replace the option's names and the start of
 // its description (e.g. "-j,--jobs,--threads").
