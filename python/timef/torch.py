@@ -98,6 +98,18 @@ class SignalDataset(_ReaderHolder, Dataset):
     def __getitem__(self, index):
         signal_id, record_id = self._items[index]
         values = self._open().signal_values(signal_id).to_numpy(writable=True)
+        return self._make(signal_id, record_id, values)
+
+    def __getitems__(self, indices):
+        """The items at ``indices`` (a DataLoader hands a whole batch of indices here), their
+        values read in one ``load_values`` call: one locator lookup for the batch, each page
+        decoded once for the signals it holds, the reads issued together."""
+        picked = [self._items[operator.index(i)] for i in indices]
+        arrays = self._open().load_values([sid for sid, _ in picked]) if picked else []
+        return [self._make(sid, rid, values) for (sid, rid), values in zip(picked, arrays)]
+
+    @staticmethod
+    def _make(signal_id, record_id, values):
         item = {"signal_id": signal_id, "record_id": record_id}
         tensor, valid = _to_tensor(values)
         if valid is not None:
@@ -224,7 +236,7 @@ class TaskDataset(_ReaderHolder, Dataset):
             out.append(signals)
         return out
 
-    def __getitem__(self, index):
+    def _cached(self, index):
         index = operator.index(index)
         if index < 0:
             index += len(self._ids)
@@ -236,9 +248,11 @@ class TaskDataset(_ReaderHolder, Dataset):
             item["targets"] = list(item["targets"])
         elif isinstance(item["targets"], torch.Tensor):
             item["targets"] = item["targets"].clone()
+        return item, signals
+
+    def _finish(self, item, signals, arrays):
+        # `arrays`: an iterator over the values of `signals`' IDs, in order.
         if signals is not None:
-            ids = [sid for record in signals for _, sid in record]
-            arrays = iter(self._open().load_values(ids) if ids else [])
             values, valid = [], []
             for record in signals:
                 record_values, record_valid = {}, {}
@@ -255,6 +269,23 @@ class TaskDataset(_ReaderHolder, Dataset):
         if self._transform is not None:
             item = self._transform(item)
         return item
+
+    def _values(self, signal_lists):
+        ids = [sid for signals in signal_lists if signals is not None
+               for record in signals for _, sid in record]
+        return iter(self._open().load_values(ids) if ids else [])
+
+    def __getitem__(self, index):
+        item, signals = self._cached(index)
+        return self._finish(item, signals, self._values([signals]))
+
+    def __getitems__(self, indices):
+        """The items at ``indices`` (a DataLoader hands a whole batch of indices here): with
+        ``load_values``, the values of every item's input records read in one ``load_values``
+        call for the batch."""
+        cached = [self._cached(i) for i in indices]
+        arrays = self._values([signals for _, signals in cached])
+        return [self._finish(item, signals, arrays) for item, signals in cached]
 
 
 def _class_key(value):

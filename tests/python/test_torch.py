@@ -309,3 +309,50 @@ def test_task_batches_in_a_dataloader(labelled):
     padded = collate_pad([dataset[0], dataset[1]])
     assert padded["lengths"][0]["lead"].tolist() == [
         dataset[i]["values"][0]["lead"].shape[0] for i in (0, 1)]
+
+
+def _same_tensor(a, b):
+    # By bytes: NaN steps are equal to themselves here.
+    return a.dtype == b.dtype and a.shape == b.shape and a.numpy().tobytes() == b.numpy().tobytes()
+
+
+def _same_item(a, b):
+    assert set(a) == set(b)
+    for key in a:
+        if isinstance(a[key], torch.Tensor):
+            assert _same_tensor(a[key], b[key]), key
+        elif key in ("values", "valid"):
+            assert [sorted(r) for r in a[key]] == [sorted(r) for r in b[key]]
+            for ra, rb in zip(a[key], b[key]):
+                for name in ra:
+                    assert _same_tensor(ra[name], rb[name]), (key, name)
+        else:
+            assert a[key] == b[key], key
+
+
+def test_batched_items_equal_single_items_and_reach_the_loader(hello, labelled, monkeypatch):
+    """__getitems__ (a DataLoader's batch in one load_values call) gives exactly the items of
+    __getitem__, nullable signals and every dtype included, in the order of the indices."""
+    signals = SignalDataset(hello)
+    order = [3, 0, len(signals) - 1, 1, 3]
+    for got, i in zip(signals.__getitems__(order), order):
+        _same_item(got, signals[i])
+    tasks = TaskDataset(labelled, split="train", load_values=True)
+    order = [4, 1, 0, 1]
+    for got, i in zip(tasks.__getitems__(order), order):
+        _same_item(got, tasks[i])
+    assert signals.__getitems__([]) == [] and tasks.__getitems__([]) == []
+    with pytest.raises(IndexError):
+        tasks.__getitems__([0, len(tasks)])
+
+    # A DataLoader with a batch size asks for the batch at once: one load_values per batch.
+    reader = signals._open()
+    calls = []
+    real = type(reader).load_values
+    monkeypatch.setattr(type(reader), "load_values",
+                        lambda self, ids: calls.append(list(ids)) or real(self, ids))
+    loader = DataLoader(signals, batch_size=4, collate_fn=lambda items: items)
+    seen = [item["signal_id"] for batch in loader for item in batch]
+    assert seen == [signals[i]["signal_id"] for i in range(len(signals))]
+    assert [len(c) for c in calls] == [min(4, len(signals) - at)
+                                       for at in range(0, len(signals), 4)]
