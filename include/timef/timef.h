@@ -4,6 +4,7 @@
 
 #include "timef/arrow_table.h"
 #include "timef/compose.h"
+#include "timef/dataset_version.h"
 #include "timef/demo.h"
 #include "timef/error.h"
 #include "timef/ids.h"
