@@ -3,6 +3,7 @@
 #pragma once
 
 #include "timef/arrow_table.h"
+#include "timef/client.h"
 #include "timef/compose.h"
 #include "timef/dataset_version.h"
 #include "timef/demo.h"
