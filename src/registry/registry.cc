@@ -75,8 +75,9 @@ Registry Registry::Open(const fs::path& root) {
                             "a registry URL carries no credentials or query string (a bearer "
                             "token goes in $TIMEF_HTTP_TOKEN, docs/remote.md)");
     }
-    while (url.path.size() > 1 && url.path.ends_with('/')) url.path.pop_back();
-    return Registry(fs::path(url.Full()), true);
+    std::string text = url.Full();
+    while (text.ends_with('/')) text.pop_back();
+    return Registry(fs::path(text), true);
   }
   std::error_code ec;
   if (!fs::is_directory(root, ec)) {
