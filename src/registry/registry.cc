@@ -49,24 +49,6 @@ void CheckPlace(const manifest::Manifest& m, const RegistryRelease& release, con
 
 }  // namespace
 
-std::optional<RegistryRef> RegistryRef::TryParse(std::string_view text) {
-  if (IsValidDatasetId(text)) return RegistryRef{std::string(text), std::nullopt};
-  if (std::optional<ReleaseRef> exact = ReleaseRef::TryParse(text)) {
-    return RegistryRef{std::move(exact->dataset_id), exact->version};
-  }
-  return std::nullopt;
-}
-
-RegistryRef RegistryRef::Parse(std::string_view text, std::string_view field) {
-  if (std::optional<RegistryRef> ref = TryParse(text)) return *ref;
-  throw ValidationError({.object = std::string(field)},
-                        "'" + std::string(text) + "' is not org/name or org/name@x.y.z");
-}
-
-std::string RegistryRef::ToString() const {
-  return version ? dataset_id + "@" + version->ToString() : dataset_id;
-}
-
 Registry Registry::Open(const fs::path& root) {
   if (remote::IsUrl(root.string())) {
     remote::Url url = remote::Url::Parse(root.string());
