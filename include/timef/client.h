@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "timef/dataset_version.h"
-#include "timef/model.h"
 #include "timef/reader.h"
 #include "timef/registry.h"
 
