@@ -114,14 +114,6 @@ void BindRegistry(py::module_& m) {
         return OpenLocalVersion(dir, optional_root(sources_root));
       },
       py::arg("dir"), py::arg("sources_root") = py::none(), Guard());
-  m.def(
-      "open_version",
-      [optional_root](const std::string& dir_or_url,
-                      const std::optional<std::string>& sources_root) {
-        return OpenVersion(dir_or_url, optional_root(sources_root));
-      },
-      py::arg("dir_or_url"), py::arg("sources_root") = py::none(), Guard());
-
   py::class_<Client>(m, "_Client")
       .def(py::init([](std::vector<std::string> registries, std::optional<std::string> cache_dir) {
              ClientOptions options;
