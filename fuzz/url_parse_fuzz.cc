@@ -1,7 +1,9 @@
-// libFuzzer target: the release URL parser (src/remote/url.h, docs/remote.md). Any input either
-// raises a timef::ValidationError or parses into parts that keep their promises: an http or https
-// scheme, a non-empty host, a redacted form with neither credentials nor query, and a join that
-// refuses paths leaving the directory. RedactedUrl never shows what follows '?' or precedes '@'.
+// libFuzzer target: the release URL parser (src/remote/url.h, docs/remote.md) and the registry ref
+// parser (RegistryRef, include/timef/ids.h). Any input either raises a timef::ValidationError or
+// parses into parts that keep their promises: an http or https scheme, a non-empty host, a
+// redacted form with neither credentials nor query, and a join that refuses paths leaving the
+// directory. RedactedUrl never shows what follows '?' or precedes '@'. A ref parses only as
+// `org/name` or `org/name@x.y.z`, and its text is its canonical form.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -10,9 +12,31 @@
 
 #include "remote/url.h"
 #include "timef/error.h"
+#include "timef/ids.h"
+
+namespace {
+
+// The whole input as a ref: TryParse and Parse agree, and a parsed ref prints back as the input
+// (versions have no leading zeros, so the form is canonical) with a valid dataset ID.
+void CheckRef(std::string_view text) {
+  const std::optional<timef::RegistryRef> ref = timef::RegistryRef::TryParse(text);
+  bool thrown = false;
+  try {
+    timef::RegistryRef::Parse(text);
+  } catch (const timef::ValidationError&) {
+    thrown = true;
+  }
+  if (thrown == ref.has_value()) std::abort();
+  if (!ref) return;
+  if (!timef::IsValidDatasetId(ref->dataset_id) || ref->ToString() != text) std::abort();
+  if (ref->version.has_value() != timef::ReleaseRef::TryParse(text).has_value()) std::abort();
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  CheckRef(text);
   // The input is "<url>\n<relative path>" (the path optional).
   const std::size_t newline = text.find('\n');
   const std::string_view url_text = text.substr(0, newline);

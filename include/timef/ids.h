@@ -43,4 +43,18 @@ struct ReleaseRef {
   auto operator<=>(const ReleaseRef&) const = default;
 };
 
+// A reference as registries take it (docs/format.md §3.2): `org/name` (the latest version) or
+// `org/name@x.y.z` (exactly that version).
+struct RegistryRef {
+  std::string dataset_id;
+  std::optional<Version> version;  // nullopt: the latest
+
+  // nullopt for text that is neither form.
+  static std::optional<RegistryRef> TryParse(std::string_view text);
+  // ValidationError naming `field` and the text.
+  static RegistryRef Parse(std::string_view text, std::string_view field = "ref");
+  std::string ToString() const;
+  bool operator==(const RegistryRef&) const = default;
+};
+
 }  // namespace timef

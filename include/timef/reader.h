@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "timef/arrow_table.h"
+#include "timef/dataset_version.h"
 #include "timef/ids.h"
 #include "timef/manifest.h"
 #include "timef/model.h"
@@ -134,6 +135,10 @@ struct ReaderOptions {
   // release when it sits at `<root>/<dataset_id>/<version>`; a release with payload sources
   // elsewhere then raises ValidationError at Open.
   std::optional<std::filesystem::path> sources_root;
+  // The download cache of a remote release's catalog (docs/remote.md "Cache"). nullopt:
+  // $TIMEF_CACHE_DIR, else $XDG_CACHE_HOME/timef, else $HOME/.cache/timef (ValidationError at Open
+  // of a remote release when none is set).
+  std::optional<std::filesystem::path> cache_dir;
   // Budget of the decoded Parquet dictionaries the reader keeps across value reads (least recently
   // used out first; docs/architecture.md "Read caches"). A random read that comes back to a row
   // group then decodes only its data pages. 0 keeps none. One cache per Reader (shared with the
@@ -298,7 +303,15 @@ class Reader {
   // cache directory ($TIMEF_CACHE_DIR, else $XDG_CACHE_HOME/timef, else ~/.cache/timef) and its
   // sha256 checked before DuckDB opens it. ValidationError for a URL with credentials or a query
   // string; the transport's errors (FileError, MissingFileError) name the URL.
+  //
+  // The same as Open(OpenVersion(release_dir, options.sources_root), options) for a native
+  // release; a legacy directory (docs/format.md §15) is read through its native form.
   static Reader Open(const std::filesystem::path& release_dir, const ReaderOptions& options = {});
+  // A reader of a version opened earlier (include/timef/dataset_version.h): no file is looked for
+  // again and no manifest read again (options.sources_root is not used: the version's sources are
+  // resolved). Readers opened from one version are independent; a remote version's share its
+  // HTTP(S) connections.
+  static Reader Open(const DatasetVersion& version, const ReaderOptions& options = {});
 
   Reader(Reader&&) noexcept;
   // Closes this reader first (as Close()).
@@ -429,7 +442,6 @@ class Reader {
 
  private:
   explicit Reader(std::shared_ptr<ReaderState> state);
-  static Reader OpenRemote(const std::string& url, const ReaderOptions& options);
   // The child-local ID of the object imported from `parent` as `parent_id`; `import_kind` is the
   // import_refs kind ("Record", "Signal", "Task"), `kind` its name in messages.
   std::int64_t LocalIdOf(const ParentRef& parent, std::string_view import_kind,

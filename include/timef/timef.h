@@ -3,7 +3,9 @@
 #pragma once
 
 #include "timef/arrow_table.h"
+#include "timef/client.h"
 #include "timef/compose.h"
+#include "timef/dataset_version.h"
 #include "timef/demo.h"
 #include "timef/error.h"
 #include "timef/ids.h"

@@ -94,6 +94,19 @@ py::object TableOfTasks(Reader& r, py::handle inputs, std::optional<std::string>
   return TableToPy(std::move(t));
 }
 
+// The ReaderOptions of Reader.open and Reader.from_version.
+ReaderOptions Options(std::int64_t index_all_chunks, std::int64_t catalog_cache_bytes,
+                      int decode_threads, std::int64_t decode_budget_bytes,
+                      std::optional<std::string> cache_dir) {
+  ReaderOptions options;
+  options.index_all_chunks = index_all_chunks;
+  options.catalog_cache_bytes = catalog_cache_bytes;
+  options.decode_threads = decode_threads;
+  options.decode_budget_bytes = decode_budget_bytes;
+  if (cache_dir) options.cache_dir = *cache_dir;
+  return options;
+}
+
 }  // namespace
 
 void BindReader(py::module_& m) {
@@ -193,12 +206,9 @@ void BindReader(py::module_& m) {
           "open",
           [](const std::string& path, std::optional<std::string> sources_root,
              std::int64_t index_all_chunks, std::int64_t catalog_cache_bytes, int decode_threads,
-             std::int64_t decode_budget_bytes) {
-            ReaderOptions options;
-            options.index_all_chunks = index_all_chunks;
-            options.catalog_cache_bytes = catalog_cache_bytes;
-            options.decode_threads = decode_threads;
-            options.decode_budget_bytes = decode_budget_bytes;
+             std::int64_t decode_budget_bytes, std::optional<std::string> cache_dir) {
+            ReaderOptions options = Options(index_all_chunks, catalog_cache_bytes, decode_threads,
+                                            decode_budget_bytes, std::move(cache_dir));
             if (sources_root) options.sources_root = *sources_root;
             return Reader::Open(path, options);
           },
@@ -206,7 +216,22 @@ void BindReader(py::module_& m) {
           py::arg("index_all_chunks") = ReaderOptions{}.index_all_chunks,
           py::arg("catalog_cache_bytes") = ReaderOptions{}.catalog_cache_bytes,
           py::arg("decode_threads") = ReaderOptions{}.decode_threads,
-          py::arg("decode_budget_bytes") = ReaderOptions{}.decode_budget_bytes, Guard())
+          py::arg("decode_budget_bytes") = ReaderOptions{}.decode_budget_bytes,
+          py::arg("cache_dir") = py::none(), Guard())
+      .def_static(
+          "from_version",
+          [](const DatasetVersion& version, std::int64_t index_all_chunks,
+             std::int64_t catalog_cache_bytes, int decode_threads, std::int64_t decode_budget_bytes,
+             std::optional<std::string> cache_dir) {
+            return Reader::Open(version,
+                                Options(index_all_chunks, catalog_cache_bytes, decode_threads,
+                                        decode_budget_bytes, std::move(cache_dir)));
+          },
+          py::arg("version"), py::arg("index_all_chunks") = ReaderOptions{}.index_all_chunks,
+          py::arg("catalog_cache_bytes") = ReaderOptions{}.catalog_cache_bytes,
+          py::arg("decode_threads") = ReaderOptions{}.decode_threads,
+          py::arg("decode_budget_bytes") = ReaderOptions{}.decode_budget_bytes,
+          py::arg("cache_dir") = py::none(), Guard())
       .def_property_readonly("path", [](const Reader& r) { return r.path().string(); })
       .def_property_readonly(
           "manifest",

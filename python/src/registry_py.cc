@@ -1,8 +1,11 @@
 // Registries, parent references and payload-source roots in Python: timef.Registry (list, resolve
-// and open releases of a root, with their payload sources found there), timef.gc, and the two
-// kinds of `parent=` of a lookup by parent ID, timef.ParentAlias and timef.DatasetRef (a plain
-// string could be either, so it is refused).
+// and open releases of a root, with their payload sources found there), the version API
+// (timef.DatasetVersion, open_local_version, Registry.open_version, timef.Client), timef.gc, and
+// the two kinds of `parent=` of a lookup by parent ID, timef.ParentAlias and timef.DatasetRef (a
+// plain string could be either, so it is refused).
 #include "py_common.h"
+#include "timef/client.h"
+#include "timef/dataset_version.h"
 #include "timef/registry.h"
 #include "timef/remote.h"
 
@@ -63,9 +66,77 @@ void BindRegistry(py::module_& m) {
           "resolve",
           [](const Registry& r, const std::string& ref) { return r.Resolve(ref).dir.string(); },
           py::arg("ref"), Guard())
+      .def_property_readonly("remote", &Registry::remote)
+      .def(
+          "open_version",
+          [](const Registry& r, const std::string& ref) { return r.OpenVersion(ref); },
+          py::arg("ref"), Guard())
       .def(
           "open_release",
           [](const Registry& r, const std::string& ref) { return r.OpenRelease(ref); },
+          py::arg("ref"), Guard());
+
+  py::class_<DatasetVersion>(
+      m, "DatasetVersion",
+      "A version opened for reading: its parsed manifest and the local or remote file systems of "
+      "the version and its payload sources, checked (presence, sizes, pins) but not read. Pass it "
+      "to timef.TimeFReader(version); timef.open_local_version(), Registry.open_version() and "
+      "Client.open_version() return one.")
+      .def_property_readonly("ref", &DatasetVersion::ref)
+      .def_property_readonly(
+          "manifest",
+          [](const DatasetVersion& v) { return JsonToPy(manifest::ManifestToJson(v.manifest())); })
+      .def_property_readonly("location",
+                             [](const DatasetVersion& v) { return v.location().string(); })
+      .def_property_readonly("remote", &DatasetVersion::remote)
+      .def_property_readonly("sources_root",
+                             [](const DatasetVersion& v) -> std::optional<std::string> {
+                               if (!v.sources_root()) return std::nullopt;
+                               return v.sources_root()->string();
+                             })
+      .def_property_readonly("payload_sources",
+                             [](const DatasetVersion& v) {
+                               py::dict out;
+                               for (const auto& s : v.payload_sources())
+                                 out[py::str(s.ref)] = s.location.string();
+                               return out;
+                             })
+      .def("__repr__", [](const DatasetVersion& v) {
+        return "DatasetVersion('" + v.ref().ToString() + "' at '" + v.location().string() + "')";
+      });
+
+  auto optional_root = [](const std::optional<std::string>& root) {
+    return root ? std::optional<std::filesystem::path>(*root) : std::nullopt;
+  };
+  m.def(
+      "open_local_version",
+      [optional_root](const std::string& dir, const std::optional<std::string>& sources_root) {
+        return OpenLocalVersion(dir, optional_root(sources_root));
+      },
+      py::arg("dir"), py::arg("sources_root") = py::none(), Guard());
+  py::class_<Client>(m, "_Client")
+      .def(py::init([](std::vector<std::string> registries, std::optional<std::string> cache_dir) {
+             ClientOptions options;
+             options.registries = std::move(registries);
+             if (cache_dir) options.cache_dir = *cache_dir;
+             return Client(std::move(options));
+           }),
+           py::arg("registries"), py::arg("cache_dir") = py::none(), Guard())
+      .def_property_readonly("registries",
+                             [](const Client& c) {
+                               std::vector<std::string> out;
+                               for (const Registry& r : c.registries())
+                                 out.push_back(r.root().string());
+                               return out;
+                             })
+      .def_property_readonly("cache_dir",
+                             [](const Client& c) -> std::optional<std::string> {
+                               if (!c.cache_dir()) return std::nullopt;
+                               return c.cache_dir()->string();
+                             })
+      .def(
+          "open_version",
+          [](const Client& c, const std::string& ref) { return c.OpenVersion(ref); },
           py::arg("ref"), Guard());
 
   m.def(

@@ -27,8 +27,10 @@ from ._tasks import (  # noqa: F401
     AnswerTask, ClassificationTask, ForecastingTask, ScalarPredictionTask, TASK_CLASSES,
     TemporalLocalizationTask, TsCorrespondenceTask, TsEditingTask, TsGenerationTask,
 )
-from ._reader import Registry, TimeFReader, open, read_value, read_values  # noqa: F401
-from ._timef import DatasetRef, ParentAlias  # noqa: F401
+from ._reader import (  # noqa: F401
+    Client, Registry, TimeFReader, open, open_local_version, open_registry, read_value, read_values,
+)
+from ._timef import DatasetRef, DatasetVersion, ParentAlias  # noqa: F401
 from . import importers  # noqa: F401
 from .importers import import_files  # noqa: F401
 from ._view import ViewServer, view  # noqa: F401

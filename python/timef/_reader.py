@@ -88,7 +88,18 @@ class TimeFReader:
     """Reads one committed release. Use as a context manager; close() releases open files."""
 
     def __init__(self, native, sources_root=None, catalog_cache_bytes=None, decode_threads=None,
-                 decode_budget_bytes=None):
+                 decode_budget_bytes=None, cache_dir=None):
+        """``TimeFReader(version)`` reads a timef.DatasetVersion (from timef.open_local_version(),
+        Registry.open_version() or Client.open_version()) without checking anything again: the
+        version's opening checked the manifest, the files' presence and sizes and the payload
+        sources' pins. ``cache_dir``: the download cache of a remote version's catalog (default
+        ``$TIMEF_CACHE_DIR``). The other options are those of TimeFReader.open()."""
+        if isinstance(native, _timef.DatasetVersion):
+            version = native
+            if sources_root is None:
+                sources_root = version.sources_root
+            native = self._from_version(version, catalog_cache_bytes, decode_threads,
+                                        decode_budget_bytes, cache_dir)
         # Built by open() and Registry.open() from an opened release; a path given here would
         # otherwise fail only at the first read, with an unrelated AttributeError.
         if not isinstance(native, _timef.Reader):
@@ -98,13 +109,14 @@ class TimeFReader:
                     f"TimeFReader({os.fsdecode(native)!r}): the constructor takes no path; "
                     f"use TimeFReader.open(path) (or timef.open(path or ref))")
             raise _timef.ValidationError(
-                f"TimeFReader: expected an opened release, not {type(native).__name__}; "
-                f"use TimeFReader.open(path) (or timef.open(path or ref))")
+                f"TimeFReader: expected a timef.DatasetVersion or an opened release, not "
+                f"{type(native).__name__}; use TimeFReader.open(path) (or timef.open(path or ref))")
         self._r = native
         self._sources_root = sources_root
         self._catalog_cache_bytes = catalog_cache_bytes
         self._decode_threads = decode_threads
         self._decode_budget_bytes = decode_budget_bytes
+        self._cache_dir = None if cache_dir is None else __import__("os").fspath(cache_dir)
 
     @classmethod
     def open(cls, version_dir, *, sources_root=None, catalog_cache_bytes=None,
@@ -136,8 +148,8 @@ class TimeFReader:
                    root, catalog_cache_bytes, decode_threads, decode_budget_bytes)
 
     @staticmethod
-    def _native(path, sources_root, catalog_cache_bytes, decode_threads=None,
-                decode_budget_bytes=None):
+    def _options(catalog_cache_bytes, decode_threads, decode_budget_bytes, cache_dir):
+        import os
         options = {}
         if decode_budget_bytes is not None:
             options["decode_budget_bytes"] = decode_budget_bytes
@@ -145,7 +157,21 @@ class TimeFReader:
             options["catalog_cache_bytes"] = int(catalog_cache_bytes)
         if decode_threads is not None:
             options["decode_threads"] = int(decode_threads)
-        return _timef.Reader.open(path, sources_root, **options)
+        if cache_dir is not None:
+            options["cache_dir"] = os.fspath(cache_dir)
+        return options
+
+    @classmethod
+    def _native(cls, path, sources_root, catalog_cache_bytes, decode_threads=None,
+                decode_budget_bytes=None, cache_dir=None):
+        return _timef.Reader.open(path, sources_root, **cls._options(
+            catalog_cache_bytes, decode_threads, decode_budget_bytes, cache_dir))
+
+    @classmethod
+    def _from_version(cls, version, catalog_cache_bytes, decode_threads, decode_budget_bytes,
+                      cache_dir):
+        return _timef.Reader.from_version(version, **cls._options(
+            catalog_cache_bytes, decode_threads, decode_budget_bytes, cache_dir))
 
     def __enter__(self):
         return self
@@ -159,15 +185,16 @@ class TimeFReader:
         return {"path": self.path, "sources_root": self._sources_root,
                 "catalog_cache_bytes": self._catalog_cache_bytes,
                 "decode_threads": self._decode_threads,
-                "decode_budget_bytes": self._decode_budget_bytes}
+                "decode_budget_bytes": self._decode_budget_bytes, "cache_dir": self._cache_dir}
 
     def __setstate__(self, state):
         self._sources_root = state.get("sources_root")
         self._catalog_cache_bytes = state.get("catalog_cache_bytes")
         self._decode_threads = state.get("decode_threads")
         self._decode_budget_bytes = state.get("decode_budget_bytes")
+        self._cache_dir = state.get("cache_dir")
         self._r = self._native(state["path"], self._sources_root, self._catalog_cache_bytes,
-                               self._decode_threads, self._decode_budget_bytes)
+                               self._decode_threads, self._decode_budget_bytes, self._cache_dir)
 
     @property
     def path(self):
@@ -335,7 +362,11 @@ class TimeFReader:
 
 
 class Registry:
-    """A registry root: ``<root>/<org>/<name>/<version>/`` releases, re-read on every call."""
+    """A registry root: ``<root>/<org>/<name>/<version>/`` releases, re-read on every call.
+
+    The root may be an ``http://`` or ``https://`` URL of the same tree on a web server
+    (docs/remote.md "Registries"): a web server offers no listing, so a URL registry lists nothing
+    and resolves only exact refs ``org/name@x.y.z``."""
 
     def __init__(self, root):
         import os
@@ -360,9 +391,82 @@ class Registry:
         """``org/name`` (latest) or ``org/name@x.y.z`` to its release directory."""
         return self._g.resolve(ref)
 
+    @property
+    def remote(self):
+        """Whether the root is a URL."""
+        return self._g.remote
+
+    def open_version(self, ref):
+        """The timef.DatasetVersion ``ref`` names (``org/name`` for the latest version, or
+        ``org/name@x.y.z``), opened with its payload sources found in this registry: the manifest
+        checked against its place, every file's presence and size, each source's pins. Reads no
+        values. timef.NotFoundError when the release is not here."""
+        return self._g.open_version(ref)
+
     def open(self, ref):
         """A TimeFReader of the release, with its payload sources found in this registry."""
         return TimeFReader(self._g.open_release(ref), self.root)
+
+
+def open_registry(root_or_url):
+    """A timef.Registry of a local root or an ``http(s)://`` URL root."""
+    return Registry(root_or_url)
+
+
+def open_local_version(dir, sources_root=None):  # noqa: A002 (the seed's name)
+    """Opens the version in the directory ``dir`` as a timef.DatasetVersion: manifest.json valid
+    and of a supported format version (timef.ManifestError; a missing one raises
+    timef.MissingFileError, a FileNotFoundError), every listed file present with its recorded
+    size, each payload source present with its manifest still recording each pin, and each pinned
+    file present with its size. Hashes nothing, reads no values.
+
+    Payload sources are found as ``<sources_root>/<org>/<name>/<version>``; by default under the
+    root that holds ``dir`` as ``<root>/<org>/<name>/<version>``. A version with payload sources
+    stored otherwise needs ``sources_root`` (timef.ValidationError without it)."""
+    import os
+    root = None if sources_root is None else os.fspath(sources_root)
+    return _timef.open_local_version(os.fspath(dir), root)
+
+
+class Client:
+    """Resolves refs against a list of registries (local roots and ``http(s)://`` URLs, searched
+    in order) and opens them, remote ones through the download cache.
+
+    ``registries``: the roots and URLs; default ``$TIMEF_REGISTRIES`` (separated by ``,``), else
+    ``$TIMEF_ROOT``. ``cache_dir``: where remote catalogs are cached; default ``$TIMEF_CACHE_DIR``,
+    else ``$XDG_CACHE_HOME/timef``, else ``~/.cache/timef``. ``org/name`` resolves to the latest
+    version of the first local registry that has the dataset (a URL registry has no listing);
+    ``org/name@x.y.z`` to the first registry that holds it."""
+
+    def __init__(self, cache_dir=None, *, registries=None):
+        import os
+        if isinstance(registries, (str, bytes, os.PathLike)):
+            raise _timef.ValidationError(
+                "Client: registries is a list of roots and URLs, not a single one")
+        roots = [os.fspath(r) for r in (registries or [])]
+        cache = None if cache_dir is None else os.fspath(cache_dir)
+        self._c = _timef._Client(roots, cache)
+
+    @property
+    def registries(self):
+        return self._c.registries
+
+    @property
+    def cache_dir(self):
+        return self._c.cache_dir
+
+    def open_version(self, ref):
+        """The timef.DatasetVersion ``ref`` names, from the first registry that holds it."""
+        return self._c.open_version(ref)
+
+    def open(self, ref, **options):
+        """A TimeFReader of ``ref`` (options: those of TimeFReader.open but sources_root)."""
+        return TimeFReader(self.open_version(ref), cache_dir=self.cache_dir, **options)
+
+    def load(self, ref):
+        """The whole dataset of ``ref`` with every value loaded; the reader is closed after."""
+        with self.open(ref) as reader:
+            return reader.read(load=_timef.LoadPlan.ALL_EAGER)
 
 
 def open(dir_or_ref, *, root=None):  # noqa: A001 (the seed's name)

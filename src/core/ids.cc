@@ -106,4 +106,23 @@ ReleaseRef ReleaseRef::Parse(std::string_view text, std::string_view field) {
 
 std::string ReleaseRef::ToString() const { return dataset_id + "@" + version.ToString(); }
 
+std::optional<RegistryRef> RegistryRef::TryParse(std::string_view text) {
+  if (IsValidDatasetId(text)) return RegistryRef{std::string(text), std::nullopt};
+  if (std::optional<ReleaseRef> exact = ReleaseRef::TryParse(text)) {
+    return RegistryRef{std::move(exact->dataset_id), exact->version};
+  }
+  return std::nullopt;
+}
+
+RegistryRef RegistryRef::Parse(std::string_view text, std::string_view field) {
+  if (std::optional<RegistryRef> ref = TryParse(text)) return *ref;
+  throw ValidationError(ErrorSite{.where = std::string(field)},
+                        "'" + core::PrintableForMessage(text) +
+                            "' is not a ref (expected <org>/<name> or <org>/<name>@x.y.z)");
+}
+
+std::string RegistryRef::ToString() const {
+  return version ? dataset_id + "@" + version->ToString() : dataset_id;
+}
+
 }  // namespace timef

@@ -11,7 +11,9 @@
 #include "manifest/release_directory.h"
 #include "reader/payload_sources.h"
 #include "reader/reader_state.h"
+#include "reader/version_parts.h"
 #include "remote/url.h"
+#include "timef/dataset_version.h"
 #include "timef/error.h"
 #include "timef/legacy.h"
 #include "timef/reader.h"
@@ -68,10 +70,44 @@ void CheckOnlyListedFiles(const fs::path& release_dir, const manifest::Manifest&
 
 }  // namespace
 
-Reader Reader::Open(const fs::path& release_dir, const ReaderOptions& options) {
-  if (remote::IsUrl(release_dir.string())) return OpenRemote(release_dir.string(), options);
+DatasetVersion OpenLocalVersion(const fs::path& dir, const std::optional<fs::path>& sources_root) {
+  if (remote::IsUrl(dir.string())) {
+    throw ValidationError({.file = remote::RedactedUrl(dir.string())},
+                          "a URL is not a local version; open it with OpenVersion");
+  }
   // A dataset directory or registry root given instead is named for what it is (before the
   // legacy probe, which reads manifest.json).
+  manifest::CheckReleaseDirectory(dir);
+  if (IsLegacyRelease(dir)) {
+    throw FormatError({.file = dir / manifest::kManifestFileName},
+                      "a legacy release (docs/format.md §15) is not a version: open it with "
+                      "Reader::Open (timef.open), which reads its native form, or upgrade it");
+  }
+  manifest::Manifest m = manifest::ReadManifest(dir / manifest::kManifestFileName);
+  for (const manifest::FilePart* part : OwnFiles(m)) {
+    const fs::path file = dir / part->path;
+    const std::int64_t size = SizeOrThrow(file);
+    if (size != part->size) {
+      throw FileError({.file = file, .where = "size"}, "expected " + std::to_string(part->size) +
+                                                           " bytes (manifest.json), found " +
+                                                           std::to_string(size));
+    }
+  }
+  // After the listed files, so that a missing one is reported as such (§11.1).
+  CheckOnlyListedFiles(dir, m);
+  auto parts = std::make_shared<DatasetVersion::Parts>();
+  parts->location = dir;
+  parts->sources = ResolvePayloadSources(dir, m, sources_root);
+  if (!m.payload_sources.empty())
+    parts->sources_root = sources_root ? sources_root : RegistryRootOf(dir, m);
+  parts->manifest = std::move(m);
+  return DatasetVersion(std::move(parts));
+}
+
+Reader Reader::Open(const fs::path& release_dir, const ReaderOptions& options) {
+  if (remote::IsUrl(release_dir.string())) {
+    return Open(OpenVersion(release_dir, options.sources_root), options);
+  }
   manifest::CheckReleaseDirectory(release_dir);
   if (IsLegacyRelease(release_dir)) {
     // docs/format.md §15.1: read through the native form the upgrade would write.
@@ -81,21 +117,7 @@ Reader Reader::Open(const fs::path& release_dir, const ReaderOptions& options) {
         {release_dir, std::move(native.legacy_files), std::move(native.scratch)});
     return reader;
   }
-  manifest::Manifest m = manifest::ReadManifest(release_dir / manifest::kManifestFileName);
-  for (const manifest::FilePart* part : OwnFiles(m)) {
-    const fs::path file = release_dir / part->path;
-    const std::int64_t size = SizeOrThrow(file);
-    if (size != part->size) {
-      throw FileError({.file = file, .where = "size"}, "expected " + std::to_string(part->size) +
-                                                           " bytes (manifest.json), found " +
-                                                           std::to_string(size));
-    }
-  }
-  // After the listed files, so that a missing one is reported as such (§11.1).
-  CheckOnlyListedFiles(release_dir, m);
-  ResolvedSources sources = ResolvePayloadSources(release_dir, m, options.sources_root);
-  return Reader(
-      std::make_shared<ReaderState>(release_dir, std::move(m), options, std::move(sources)));
+  return Open(OpenLocalVersion(release_dir, options.sources_root), options);
 }
 
 void Reader::Verify() const { Verify(nullptr); }

@@ -3,14 +3,17 @@
 // with the manifest's sizes, and the catalog fetched into the verified local cache.
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "reader/payload_sources.h"
 #include "reader/reader_state.h"
 #include "reader/remote_release.h"
+#include "reader/version_parts.h"
 #include "remote/http_file.h"
 #include "remote/object_cache.h"
 #include "remote/url.h"
+#include "timef/dataset_version.h"
 #include "timef/error.h"
 #include "timef/manifest.h"
 #include "timef/reader.h"
@@ -47,15 +50,22 @@ RemoteManifest FetchReleaseManifest(remote::HttpClient& client, std::string_view
   return out;
 }
 
-Reader Reader::OpenRemote(const std::string& text, const ReaderOptions& options) {
+DatasetVersion OpenRemoteVersion(std::string_view text,
+                                 const std::optional<fs::path>& sources_root) {
   auto client = std::make_shared<remote::HttpClient>();
   RemoteManifest fetched = FetchReleaseManifest(*client, text);
   const fs::path base(fetched.url.Full());
   const ManifestFetch fetch = [client](const fs::path& manifest_url) {
     return FetchManifest(*client, manifest_url.string());
   };
-  manifest::Manifest m = std::move(fetched.manifest);
-  ResolvedSources sources = ResolvePayloadSources(base, m, options.sources_root, fetch);
+  auto parts = std::make_shared<DatasetVersion::Parts>();
+  parts->location = base;
+  parts->manifest = std::move(fetched.manifest);
+  const manifest::Manifest& m = parts->manifest;
+  parts->sources = ResolvePayloadSources(base, m, sources_root, fetch);
+  if (!m.payload_sources.empty()) {
+    parts->sources_root = sources_root ? sources_root : RegistryRootOf(base, m);
+  }
   // Every size the readers may need: the own files and each source's pins, by the name
   // ReaderState resolves them to.
   std::map<std::string, std::uint64_t> sizes;
@@ -65,20 +75,35 @@ Reader Reader::OpenRemote(const std::string& text, const ReaderOptions& options)
   add(base, m.files.control);
   for (const auto& part : m.files.time_series) add(base, part);
   for (const auto& part : m.files.payloads) add(base, part);
-  for (const auto& [ref, source] : sources) {
+  for (const auto& [ref, source] : parts->sources) {
     for (const auto& pin : source.pins) add(source.dir, pin);
   }
-  const manifest::FilePart control = m.files.control;
-  const fs::path cache_dir = remote::DefaultCacheDir();
-  auto state = std::make_shared<ReaderState>(
-      base, std::move(m), options, std::move(sources),
-      std::make_shared<remote::HttpFileOpener>(client, std::move(sizes)));
-  const std::string control_url = (base / control.path).string();
-  state->set_catalog_file([client, control_url, control, cache_dir] {
-    return remote::CachedObject(*client, control_url, std::string(manifest::kControlFileName),
-                                static_cast<std::uint64_t>(control.size), control.checksum,
-                                cache_dir);
-  });
+  parts->transport = std::make_shared<remote::HttpFileOpener>(client, std::move(sizes));
+  parts->client = std::move(client);
+  return DatasetVersion(std::move(parts));
+}
+
+DatasetVersion OpenVersion(const fs::path& dir_or_url,
+                           const std::optional<fs::path>& sources_root) {
+  if (remote::IsUrl(dir_or_url.string()))
+    return OpenRemoteVersion(dir_or_url.string(), sources_root);
+  return OpenLocalVersion(dir_or_url, sources_root);
+}
+
+Reader Reader::Open(const DatasetVersion& version, const ReaderOptions& options) {
+  const DatasetVersion::Parts& parts = version.parts();
+  auto state = std::make_shared<ReaderState>(parts.location, parts.manifest, options, parts.sources,
+                                             parts.transport);
+  if (parts.client) {
+    const manifest::FilePart control = parts.manifest.files.control;
+    const fs::path cache_dir = options.cache_dir ? *options.cache_dir : remote::DefaultCacheDir();
+    const std::string control_url = (parts.location / control.path).string();
+    state->set_catalog_file([client = parts.client, control_url, control, cache_dir] {
+      return remote::CachedObject(*client, control_url, std::string(manifest::kControlFileName),
+                                  static_cast<std::uint64_t>(control.size), control.checksum,
+                                  cache_dir);
+    });
+  }
   return Reader(std::move(state));
 }
 

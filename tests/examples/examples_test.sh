@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: examples_test.sh WRITE_ECG READ SCRATCH_DIR [DERIVE [WRITE_PIECES]]
+# Usage: examples_test.sh WRITE_ECG READ SCRATCH_DIR [DERIVE [WRITE_PIECES [OPEN_VERSION]]]
 # Runs examples/cpp/write_ecg.cc into a fresh registry and examples/cpp/read.cc on its release, and
 # checks what they print: the release path, the counts, the records, a window and a task.
 # Also used by tests/install/consumer_test.sh on the programs built against an installed tree.
@@ -9,6 +9,7 @@ read=$2
 scratch=$3
 derive=${4:-}
 write_pieces=${5:-}
+open_version=${6:-}
 rm -rf "$scratch" && mkdir -p "$scratch"
 failures=0
 fail() {
@@ -77,6 +78,21 @@ if [ -n "$derive" ]; then
   done
   [ -z "$(find "$scratch/registry/examples/ecg-subset/1.0.0/time_series" -type f 2>/dev/null)" ] ||
     fail "derive: the child holds values files of its own"
+fi
+
+# examples/cpp/open_version.cc: the derived child by ref through a client, its payload source
+# found in the registry, then loaded whole (2 records of 12 leads of 5000 values).
+if [ -n "$open_version" ] && [ -n "$derive" ]; then
+  "$open_version" "$scratch/registry" examples/ecg-subset >"$scratch/open_version.out" \
+    2>"$scratch/open_version.err" || fail "open_version exited $?: $(cat "$scratch/open_version.err")"
+  for text in "version examples/ecg-subset@1.0.0" "payload source examples/ecg-12lead@1.0.0" \
+      "2 records, 24 signals" "loaded 2 records, 120000 values"; do
+    grep -qxF -- "$text" "$scratch/open_version.out" || fail "open_version: '$text' not in its output"
+  done
+  "$open_version" "$scratch/registry" examples/ecg-subset@9.0.0 >/dev/null 2>"$scratch/open_version_bad.err"
+  [ $? -eq 1 ] || fail "open_version of an absent version: expected exit 1"
+  grep -qF "no registry holds it" "$scratch/open_version_bad.err" ||
+    fail "open_version of an absent version: $(cat "$scratch/open_version_bad.err")"
 fi
 
 # examples/cpp/write_pieces.cc: a signal written from a piece loader, its last samples read back.

@@ -86,3 +86,17 @@ def test_view_release(hello):
     assert printed[0].startswith("http://127.0.0.1:") and printed[0].endswith("/")
     assert printed[1] == "timef/hello-world@1.0.0: TimeF hello world"
     assert printed[2].startswith("signal ") and " buckets of " in printed[2]
+
+
+def test_open_version(registry):
+    # The demo child by ref: its payload source found in the registry, then loaded whole.
+    printed = run("open_version.py", registry, "timef/hello-child").splitlines()
+    assert printed[0] == "version timef/hello-child@1.0.0"
+    assert "payload source timef/hello-world@1.0.0" in printed
+    assert "local version timef/hello-child@1.0.0" in printed
+    with timef.open(os.path.join(str(registry), "timef", "hello-child", "1.0.0")) as reader:
+        records, signals = len(reader.record_ids()), len(reader.signal_ids())
+        dataset = reader.read(load=timef.LoadPlan.ALL_EAGER)
+    values = sum(s.to_numpy().size for r in dataset.records for s in r.signals if s.has_values)
+    assert f"{records} records, {signals} signals" in printed
+    assert printed[-1] == f"loaded {records} records, {values} values"

@@ -152,3 +152,32 @@ def test_torch_dataset_reads_a_url_in_each_worker(served, hello, cache_dir, cont
         np.testing.assert_array_equal(item["values"].numpy(), want["values"].numpy())
         seen.append(item["signal_id"])
     assert sorted(seen) == sorted(local)
+
+
+def test_version_api_over_http(served, hello, tmp_path):
+    # A URL registry: exact refs only (a web server has no listing); its versions, the client's
+    # open and load read what the local releases hold, the catalog in the client's cache.
+    base, registry = served
+    reg = timef.open_registry(base + "/")
+    assert reg.remote and reg.root == base
+    version = reg.open_version("timef/hello-world@1.0.0")
+    assert version.remote and version.location == f"{base}/timef/hello-world/1.0.0"
+    with pytest.raises(timef.ValidationError):
+        reg.open_version("timef/hello-world")
+    with pytest.raises(timef.NotFoundError):
+        reg.open_version("timef/hello-world@9.9.9")
+    want = pydump.normalized(pydump.dump(timef.open(hello).read(), values=True))
+    cache = tmp_path / "client-cache"
+    with timef.TimeFReader(version, cache_dir=cache) as reader:
+        assert pydump.normalized(pydump.dump(reader.read(), values=True)) == want
+    client = timef.Client(cache_dir=cache, registries=[base])
+    assert pydump.normalized(pydump.dump(client.load("timef/hello-world@1.0.0"),
+                                         values=True)) == want
+    assert len(list(cache.rglob("control.duckdb"))) == 1
+    # A child whose values live in its parent: the source resolves in the URL registry.
+    child = os.path.join(str(registry), "timef", "hello-child", "1.0.0")
+    with client.open("timef/hello-child@1.0.0") as reader, timef.open(child) as local:
+        assert pydump.normalized(pydump.dump(reader.read(), values=True)) == \
+            pydump.normalized(pydump.dump(local.read(), values=True))
+    assert client.open_version("timef/hello-child@1.0.0").payload_sources == {
+        "timef/hello-world@1.0.0": f"{base}/timef/hello-world/1.0.0"}

@@ -13,8 +13,12 @@
 #include "release_fixture.h"
 #include "remote/http_client.h"
 #include "remote/url.h"
+#include "timef/client.h"
+#include "timef/dataset_version.h"
 #include "timef/error.h"
+#include "timef/model/dump.h"
 #include "timef/reader.h"
+#include "timef/registry.h"
 #include "timef/writer.h"
 
 namespace timef {
@@ -296,6 +300,65 @@ TEST_F(RemoteReleaseTest, ReadsEqualToTheLocalRelease) {
   remote.Verify();
 }
 
+// The version API over HTTP (include/timef/dataset_version.h, client.h): a remote version opens
+// with its manifest alone, and its reader, a URL registry's and a client's read what the local
+// release holds.
+TEST_F(RemoteReleaseTest, ARemoteVersionOpensFromItsManifestAndReadsEqualToLocal) {
+  const std::string control = Relative("control.duckdb");
+  const DatasetVersion version = OpenVersion(Url());
+  EXPECT_TRUE(version.remote());
+  EXPECT_EQ(version.location().string(), Url());
+  EXPECT_EQ(version.ref().ToString(), "test/fixture@1.0.0");
+  Reader remote = Reader::Open(version);
+  // Opening the version and creating its reader fetched nothing but manifest.json.
+  EXPECT_EQ(server_->requests(control), 0);
+  EXPECT_EQ(server_->requests(Relative("manifest.json")), 1);
+  Reader local = Reader::Open(Dir());
+  EXPECT_EQ(model::DumpDataset(*remote.Read(LoadPlan::AllEager()), {.values = true}),
+            model::DumpDataset(*local.Read(LoadPlan::AllEager()), {.values = true}));
+  // A version that is not there: the manifest's 404 is a MissingFileError naming its URL.
+  try {
+    OpenVersion(server_->url() + "/test/fixture/9.0.0");
+    FAIL() << "no error";
+  } catch (const MissingFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("/test/fixture/9.0.0/manifest.json"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(RemoteReleaseTest, AUrlRegistryOpensExactVersionsAndTheClientLoadsThem) {
+  const Registry registry = Registry::Open(server_->url() + "/");
+  EXPECT_TRUE(registry.remote());
+  EXPECT_EQ(registry.root().string(), server_->url());
+  const DatasetVersion version = registry.OpenVersion("test/fixture@1.0.0");
+  EXPECT_EQ(version.location().string(), Url());
+  // No listing over HTTP: the latest version and the lists need one.
+  EXPECT_THROW(registry.OpenVersion("test/fixture"), ValidationError);
+  EXPECT_THROW(registry.Datasets(), ValidationError);
+  EXPECT_THROW(registry.OpenVersion("test/fixture@9.0.0"), NotFoundError);
+  EXPECT_THROW(Registry::Open(server_->url() + "/?token=x"), ValidationError);
+
+  TempDir cache;
+  TempDir empty;
+  const Client client(ClientOptions{.registries = {empty.path().string(), server_->url()},
+                                    .cache_dir = cache.path()});
+  Reader local = Reader::Open(Dir());
+  EXPECT_EQ(model::DumpDataset(*client.Load("test/fixture@1.0.0"), {.values = true}),
+            model::DumpDataset(*local.Read(LoadPlan::AllEager()), {.values = true}));
+  // The catalog went to the client's cache, not $TIMEF_CACHE_DIR.
+  bool cached = false;
+  for (const auto& entry : fs::recursive_directory_iterator(cache.path())) {
+    cached = cached || entry.path().filename() == "control.duckdb";
+  }
+  EXPECT_TRUE(cached);
+  try {
+    client.OpenVersion("test/fixture");
+    FAIL() << "no error";
+  } catch (const NotFoundError& e) {
+    EXPECT_NE(std::string(e.what()).find("org/name@x.y.z"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(RemoteReleaseTest, CatalogIsCachedVerifiedAndFetchedAgainWhenRemoved) {
   const std::string control = Relative("control.duckdb");
   {
@@ -456,6 +519,13 @@ TEST(RemotePayloadSourcesTest, AChildReadsItsParentsFilesFromTheSameRemoteRoot) 
   for (const auto& pin : pins) parent_requests += server.requests("test/fixture/1.0.0/" + pin.path);
   EXPECT_GT(parent_requests, 0);
   remote.Verify();  // the child's files and the parent's pinned files, hashed over HTTP
+
+  // The same child as a version of the URL registry: its source resolves in that registry.
+  const DatasetVersion version = Registry::Open(server.url()).OpenVersion("test/reuse@1.0.0");
+  ASSERT_EQ(version.payload_sources().size(), 1u);
+  EXPECT_EQ(version.payload_sources()[0].location.string(), server.url() + "/test/fixture/1.0.0");
+  Reader from_version = Reader::Open(version);
+  ExpectSameRecordValues(local, from_version);
 }
 
 }  // namespace

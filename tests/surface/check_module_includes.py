@@ -15,7 +15,9 @@ import sys
 # added here; timef.h includes everything and no module may include it.
 PUBLIC_OWNERS = {
     "timef/arrow_table.h": "catalog",
+    "timef/client.h": "registry",
     "timef/compose.h": "compose",
+    "timef/dataset_version.h": "reader",
     "timef/demo.h": "demo",
     "timef/error.h": "core",
     "timef/ids.h": "core",
