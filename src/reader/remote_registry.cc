@@ -1,5 +1,5 @@
 // ListRemoteRegistry and ResolveRemoteRef (include/timef/remote.h, docs/remote.md "S3"): a
-// registry root on S3 listed with ListObjectsV2, one "directory" level at a time.
+// registry root on S3 listed with ListObjectsV2.
 #include <algorithm>
 #include <map>
 
@@ -37,43 +37,39 @@ Root ParseRoot(std::string_view text) {
   return root;
 }
 
-// The names one level below `prefix` ("a/b/" → "c" for "a/b/c/").
-std::vector<std::string> Children(remote::HttpClient& client, const Root& root,
-                                  const std::string& prefix) {
-  std::vector<std::string> out;
-  for (const std::string& p :
-       remote::ListObjectsV2(client, root.object.bucket, prefix, "/").prefixes) {
-    if (!p.starts_with(prefix) || !p.ends_with('/')) continue;
-    const std::string name = p.substr(prefix.size(), p.size() - prefix.size() - 1);
-    if (!name.empty() && name.find('/') == std::string::npos) out.push_back(name);
+// The committed releases below `prefix` (the root's, or one dataset's): every key
+// `<root prefix><org>/<name>/<version>/manifest.json` whose version is x.y.z, from one listing
+// without a delimiter (every key below `prefix`, 1,000 a page). A listing by delimiter, a level at
+// a time, would fetch fewer keys, but S3-compatible servers differ there (s3rver leaves out the
+// common prefixes of keys more than one level down); a plain listing is answered alike by all.
+std::map<std::string, std::vector<Version>> Committed(remote::HttpClient& client, const Root& root,
+                                                      const std::string& prefix) {
+  std::map<std::string, std::vector<Version>> out;
+  const std::string manifest_name = "/" + std::string(manifest::kManifestFileName);
+  for (const auto& o : remote::ListObjectsV2(client, root.object.bucket, prefix, "").objects) {
+    if (!o.key.starts_with(root.prefix) || !o.key.ends_with(manifest_name)) continue;
+    // <org>/<name>/<version>
+    const std::string rest =
+        o.key.substr(root.prefix.size(), o.key.size() - root.prefix.size() - manifest_name.size());
+    const auto first = rest.find('/');
+    const auto second = first == std::string::npos ? first : rest.find('/', first + 1);
+    if (second == std::string::npos || rest.find('/', second + 1) != std::string::npos) continue;
+    const std::string id = rest.substr(0, second);
+    const std::string version = rest.substr(second + 1);
+    const std::optional<Version> v = Version::TryParse(version);
+    const std::optional<ReleaseRef> ref = ReleaseRef::TryParse(id + "@" + version);
+    if (!v || v->ToString() != version || !ref || ref->dataset_id != id) continue;
+    out[id].push_back(*v);
   }
+  for (auto& [id, versions] : out) std::sort(versions.begin(), versions.end());
   return out;
 }
 
 // The committed versions of `dataset_id`, ascending.
 std::vector<Version> Versions(remote::HttpClient& client, const Root& root,
                               const std::string& dataset_id) {
-  const std::string prefix = root.prefix + dataset_id + "/";
-  std::vector<Version> candidates;
-  for (const std::string& name : Children(client, root, prefix)) {
-    if (std::optional<Version> v = Version::TryParse(name); v && v->ToString() == name) {
-      candidates.push_back(*v);
-    }
-  }
-  std::sort(candidates.begin(), candidates.end());
-  // Committed: manifest.json is there (a push writes it last). One listing of the dataset's
-  // manifests would list every shard too; one exact-prefix listing per version lists one key.
-  std::vector<Version> committed;
-  for (const Version& v : candidates) {
-    const std::string key = prefix + v.ToString() + "/" + std::string(manifest::kManifestFileName);
-    for (const auto& o : remote::ListObjectsV2(client, root.object.bucket, key, "").objects) {
-      if (o.key == key) {
-        committed.push_back(v);
-        break;
-      }
-    }
-  }
-  return committed;
+  auto committed = Committed(client, root, root.prefix + dataset_id + "/");
+  return std::move(committed[dataset_id]);
 }
 
 std::string ReleaseUrl(const Root& root, const std::string& dataset_id, const Version& v) {
@@ -86,17 +82,8 @@ std::vector<RemoteRegistryRelease> ListRemoteRegistry(std::string_view root_url)
   const Root root = ParseRoot(root_url);
   remote::HttpClient client;
   std::vector<RemoteRegistryRelease> out;
-  std::vector<std::string> orgs = Children(client, root, root.prefix);
-  std::sort(orgs.begin(), orgs.end());
-  std::vector<std::string> ids;
-  for (const std::string& org : orgs) {
-    for (const std::string& name : Children(client, root, root.prefix + org + "/")) {
-      ids.push_back(org + "/" + name);
-    }
-  }
-  std::sort(ids.begin(), ids.end());
-  for (const std::string& id : ids) {
-    for (const Version& v : Versions(client, root, id)) {
+  for (const auto& [id, versions] : Committed(client, root, root.prefix)) {
+    for (const Version& v : versions) {
       out.push_back({.dataset_id = id, .version = v, .url = ReleaseUrl(root, id, v)});
     }
   }

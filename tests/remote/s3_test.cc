@@ -71,8 +71,8 @@ TEST(S3UrlTest, ParsesBucketsAndBuildsRequestUrls) {
   EXPECT_EQ(url.scheme, "s3");
   EXPECT_EQ(url.authority, "my-bucket");
   EXPECT_EQ(url.path, "/reg/org/name/1.0.0");
-  EXPECT_EQ(url.Join("time_series/a b.parquet").Redacted(),
-            "s3://my-bucket/reg/org/name/1.0.0/time_series/a b.parquet");
+  EXPECT_EQ(url.Join("time_series/a=b.parquet").Redacted(),
+            "s3://my-bucket/reg/org/name/1.0.0/time_series/a=b.parquet");
   for (const char* bad : {"s3://ab/k", "s3://Upper/k", "s3://-bucket/k", "s3://bucket:80/k",
                           "s3://key:secret@bucket/k", "s3:///k"}) {
     try {
@@ -84,8 +84,8 @@ TEST(S3UrlTest, ParsesBucketsAndBuildsRequestUrls) {
   }
   S3Config aws;
   aws.region = "eu-west-1";
-  EXPECT_EQ(remote::S3RequestUrl(Url::Parse("s3://bkt/a b/c~d+e"), aws),
-            "https://bkt.s3.eu-west-1.amazonaws.com/a%20b/c~d%2Be");
+  EXPECT_EQ(remote::S3RequestUrl(Url::Parse("s3://bkt/a=b/c~d+e"), aws),
+            "https://bkt.s3.eu-west-1.amazonaws.com/a%3Db/c~d%2Be");
   EXPECT_EQ(remote::S3RequestUrl(Url::Parse("s3://my.bkt/k"), aws),
             "https://s3.eu-west-1.amazonaws.com/my.bkt/k");
   S3Config local;
@@ -142,13 +142,13 @@ TEST(S3ListTest, ParsesPagesAndRejectsBadDocuments) {
   EXPECT_EQ(p.prefixes, (std::vector<std::string>{"r/org/", "r/x y/"}));
   EXPECT_TRUE(p.truncated);
   EXPECT_EQ(p.next_token, "t&1");
-  for (const std::string bad :
-       {"", "<ListBucketResult>", "<ListBucketResult></Other>", "<Error><Code>X</Code></Error>",
-        "<ListBucketResult><Contents><Key>k</Key><Size>-1</Size></Contents></ListBucketResult>",
-        "<ListBucketResult><Contents><Key>k</Key></Contents></ListBucketResult>",
-        "<ListBucketResult><IsTruncated>true</IsTruncated></ListBucketResult>",
-        "<ListBucketResult>&bogus;</ListBucketResult>", "<!DOCTYPE x><ListBucketResult/>",
-        "<ListBucketResult/>trailing", std::string(40, '<')}) {
+  for (const std::string& bad : std::vector<std::string>{
+           "", "<ListBucketResult>", "<ListBucketResult></Other>", "<Error><Code>X</Code></Error>",
+           "<ListBucketResult><Contents><Key>k</Key><Size>-1</Size></Contents></ListBucketResult>",
+           "<ListBucketResult><Contents><Key>k</Key></Contents></ListBucketResult>",
+           "<ListBucketResult><IsTruncated>true</IsTruncated></ListBucketResult>",
+           "<ListBucketResult>&bogus;</ListBucketResult>", "<!DOCTYPE x><ListBucketResult/>",
+           "<ListBucketResult/>trailing", std::string(40, '<')}) {
     EXPECT_THROW(remote::ParseListObjectsV2(bad, "s3://b/"), FormatError) << bad;
   }
   EXPECT_EQ(remote::S3ErrorCode("<Error><Code>NoSuchKey</Code><Message>m</Message></Error>"),
@@ -275,8 +275,9 @@ TEST(S3SigV4Test, EveryRequestCarriesTheSignatureAwsComputes) {
   });
   const int port = server.bind_to_any_port("127.0.0.1");
   std::thread thread([&] { server.listen_after_bind(); });
-  server.wait_until_ready();
-  {
+  while (!server.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::string failure;
+  try {
     ScopedEnv env;
     env.Set("AWS_ACCESS_KEY_ID", "AKID");
     env.Set("AWS_SECRET_ACCESS_KEY", "SECRET/key+");
@@ -286,18 +287,21 @@ TEST(S3SigV4Test, EveryRequestCarriesTheSignatureAwsComputes) {
     env.Set("AWS_ENDPOINT_URL", ("http://127.0.0.1:" + std::to_string(port)).c_str());
     HttpClient client;
     const std::string body = "some bytes";
-    client.PutObject("s3://bkt/dir/a b+c.bin", std::as_bytes(std::span(body)), false);
-    const std::vector<std::byte> got = client.Fetch("s3://bkt/dir/a b+c.bin", 100);
+    client.PutObject("s3://bkt/dir/a=b+c.bin", std::as_bytes(std::span(body)), false);
+    const std::vector<std::byte> got = client.Fetch("s3://bkt/dir/a=b+c.bin", 100);
     EXPECT_EQ(std::string(reinterpret_cast<const char*>(got.data()), got.size()), body);
     std::vector<std::byte> range(4);
     HttpClient::Range r{2, range};
-    client.ReadRanges("s3://bkt/dir/a b+c.bin", body.size(), std::span(&r, 1));
+    client.ReadRanges("s3://bkt/dir/a=b+c.bin", body.size(), std::span(&r, 1));
     const auto listing = remote::ListObjectsV2(client, "bkt", "dir/a b=/", "/");
     ASSERT_EQ(listing.objects.size(), 1u);
     EXPECT_EQ(listing.objects[0].key, "dir/a b=/x");
+  } catch (const std::exception& e) {
+    failure = e.what();
   }
   server.stop();
   thread.join();
+  EXPECT_EQ(failure, "");
   EXPECT_EQ(checked, 4);
   EXPECT_TRUE(problems.empty()) << ::testing::PrintToString(problems);
 }
@@ -364,7 +368,8 @@ TEST_F(S3Test, PushedReleaseIsListedOpenedAndPulledBackByteForByte) {
   EXPECT_EQ(listed[0].version.ToString(), "1.0.0");
   EXPECT_EQ(listed[0].url, url);
   HttpClient client;
-  const auto objects = remote::ListObjectsV2(client, "timef-test", Root().substr(17) + "/", "");
+  const auto objects = remote::ListObjectsV2(
+      client, "timef-test", Root().substr(std::string("s3://timef-test/").size()) + "/", "");
   EXPECT_EQ(objects.objects.size(), static_cast<std::size_t>(pushed.files + 1));
   for (const auto& o : objects.objects) EXPECT_EQ(o.key.find(".tmp-"), std::string::npos) << o.key;
 
