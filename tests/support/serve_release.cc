@@ -247,15 +247,33 @@ void UploadRelease(const fs::path& dir, const std::string& url) {
 
 namespace {
 
+// What an upload of `dir` placed: its manifest's bytes and each listed file's size and
+// modification time (a test that damages a file after a first read has it uploaded again).
+std::string UploadSignature(const fs::path& dir) {
+  std::string signature = manifest::ReadManifestBytes(dir / manifest::kManifestFileName);
+  const manifest::Manifest m = manifest::ParseManifest(signature, dir);
+  std::vector<const manifest::FilePart*> parts{&m.files.control};
+  for (const auto& p : m.files.time_series) parts.push_back(&p);
+  for (const auto& p : m.files.payloads) parts.push_back(&p);
+  for (const manifest::FilePart* part : parts) {
+    std::error_code ec;
+    const auto size = fs::file_size(dir / part->path, ec);
+    const auto time = fs::last_write_time(dir / part->path, ec);
+    signature += "\n" + part->path + " " + std::to_string(ec ? -1 : static_cast<long long>(size)) +
+                 " " + std::to_string(ec ? 0 : time.time_since_epoch().count());
+  }
+  return signature;
+}
+
 // Under TIMEF_TEST_SERVE=s3: `dir` (and the payload sources beside it in its registry) uploaded
 // below the bucket unless the same manifest was uploaded there already; its URL.
 std::string UploadForRead(const fs::path& dir, const fs::path& base) {
   static std::mutex mutex;
-  static std::map<std::string, std::string> uploaded;  // URL → manifest bytes uploaded
+  static std::map<std::string, std::string> uploaded;  // URL → UploadSignature uploaded
   const std::string bucket = SharedS3Bucket();
   const fs::path relative = fs::weakly_canonical(dir).lexically_relative(base);
   const std::string url = bucket + "/" + relative.generic_string();
-  const std::string bytes = manifest::ReadManifestBytes(dir / manifest::kManifestFileName);
+  const std::string bytes = UploadSignature(dir);
   std::lock_guard lock(mutex);
   if (auto it = uploaded.find(url); it == uploaded.end() || it->second != bytes) {
     UploadRelease(dir, url);
@@ -273,8 +291,7 @@ std::string UploadForRead(const fs::path& dir, const fs::path& base) {
       const fs::path source_relative = fs::weakly_canonical(source).lexically_relative(base);
       if (source_relative.empty() || source_relative.begin()->string() == "..") continue;
       const std::string source_url = bucket + "/" + source_relative.generic_string();
-      const std::string source_bytes =
-          manifest::ReadManifestBytes(source / manifest::kManifestFileName);
+      const std::string source_bytes = UploadSignature(source);
       if (auto s = uploaded.find(source_url); s == uploaded.end() || s->second != source_bytes) {
         UploadRelease(source, source_url);
         uploaded[source_url] = source_bytes;
