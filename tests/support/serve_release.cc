@@ -278,7 +278,7 @@ std::string UploadForRead(const fs::path& dir, const fs::path& base) {
   if (auto it = uploaded.find(url); it == uploaded.end() || it->second != bytes) {
     UploadRelease(dir, url);
     uploaded[url] = bytes;
-    const manifest::Manifest m = manifest::ParseManifest(bytes, dir);
+    const manifest::Manifest m = manifest::ReadManifest(dir / manifest::kManifestFileName);
     const fs::path registry = fs::weakly_canonical(dir).parent_path().parent_path().parent_path();
     for (const auto& [ref, pins] : m.payload_sources) {
       const auto at = ref.find('@');
