@@ -1,8 +1,9 @@
 // libFuzzer target: the release URL parser (src/remote/url.h, docs/remote.md). Any input either
 // raises a timef::ValidationError or parses into parts that keep their promises: an http, https or
 // s3 scheme, a non-empty host (for s3, a bucket name of a-z 0-9 . - whose request URL is an
-// http(s) URL with the key encoded), a redacted form with neither credentials nor query, and a join that
-// refuses paths leaving the directory. RedactedUrl never shows what follows '?' or precedes '@'.
+// http(s) URL with the key encoded), a redacted form with neither credentials nor query, and a join
+// that refuses paths leaving the directory. RedactedUrl never shows what follows '?' or precedes
+// '@'.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>

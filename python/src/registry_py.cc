@@ -119,8 +119,7 @@ void BindRegistry(py::module_& m) {
                         py::arg("bytes_uploaded") = result.bytes_uploaded,
                         py::arg("temporary_objects_left") = left);
       },
-      py::arg("release"), py::arg("url"), py::kw_only(),
-      py::arg("threads") = PushOptions{}.threads,
+      py::arg("release"), py::arg("url"), py::kw_only(), py::arg("threads") = PushOptions{}.threads,
       "Uploads the local release to s3://bucket/<prefix>/<org>/<name>/<version>: a temporary "
       "prefix first, server-side copies into place, manifest.json last (docs/remote.md).");
 
