@@ -53,7 +53,7 @@ fuzz: deps
 			-DCMAKE_BUILD_TYPE=Debug -DTIMEF_BUILD_FUZZ=ON -DTIMEF_BUILD_TESTS=OFF -DTIMEF_BUILD_BENCH=OFF -DTIMEF_BUILD_PYTHON=OFF && \
 		cmake --build build-fuzz -j $(JOBS) --target fuzz_parquet_read fuzz_manifest_parse \
 			fuzz_payload_read fuzz_cli_args fuzz_zarr_meta fuzz_legacy_manifest fuzz_edf_header \
-			fuzz_wfdb_header fuzz_url_parse && \
+			fuzz_wfdb_header fuzz_url_parse fuzz_s3_list && \
 			scripts/fuzz.sh build-fuzz; \
 	else echo "no fuzz targets yet"; fi
 
@@ -61,7 +61,7 @@ fuzz: deps
 # each kept input replayed under ASan+UBSan (build-fuzz). scripts/fuzz-campaign.sh says more.
 FUZZ_RUNS ?= 10000000
 FUZZ_TARGETS = fuzz_parquet_read fuzz_manifest_parse fuzz_payload_read fuzz_cli_args \
-	fuzz_zarr_meta fuzz_legacy_manifest fuzz_edf_header fuzz_wfdb_header fuzz_url_parse
+	fuzz_zarr_meta fuzz_legacy_manifest fuzz_edf_header fuzz_wfdb_header fuzz_url_parse fuzz_s3_list
 FUZZ_CMAKE = -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DTIMEF_BUILD_FUZZ=ON \
 	-DTIMEF_BUILD_TESTS=OFF -DTIMEF_BUILD_BENCH=OFF -DTIMEF_BUILD_PYTHON=OFF
 

@@ -1,6 +1,7 @@
 // libFuzzer target: the release URL parser (src/remote/url.h, docs/remote.md) and the registry ref
 // parser (RegistryRef, include/timef/ids.h). Any input either raises a timef::ValidationError or
-// parses into parts that keep their promises: an http or https scheme, a non-empty host, a
+// parses into parts that keep their promises: an http, https or s3 scheme, a non-empty host (for
+// s3, a bucket name of a-z 0-9 . - whose request URL is an http(s) URL with the key encoded), a
 // redacted form with neither credentials nor query, and a join that refuses paths leaving the
 // directory. RedactedUrl never shows what follows '?' or precedes '@'. A ref parses only as
 // `org/name` or `org/name@x.y.z`, and its text is its canonical form.
@@ -10,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "remote/s3.h"
 #include "remote/url.h"
 #include "timef/error.h"
 #include "timef/ids.h"
@@ -46,7 +48,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (timef::remote::IsUrl(url_text) && redacted.find('?') != std::string::npos) std::abort();
   try {
     const timef::remote::Url url = timef::remote::Url::Parse(url_text);
-    if (url.scheme != "http" && url.scheme != "https") std::abort();
+    if (url.scheme != "http" && url.scheme != "https" && url.scheme != "s3") std::abort();
+    if (url.scheme == "s3") {
+      if (!url.userinfo.empty()) std::abort();
+      for (const char c : url.authority) {
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-')) {
+          std::abort();
+        }
+      }
+      timef::remote::S3Config config;
+      const std::string request = timef::remote::S3RequestUrl(url, config);
+      if (!request.starts_with("https://")) std::abort();
+      const std::string path = request.substr(0, request.find('?'));
+      for (const char c : path.substr(8)) {
+        if (static_cast<unsigned char>(c) <= 0x20 || static_cast<unsigned char>(c) >= 0x7f) {
+          std::abort();
+        }
+      }
+    }
     if (url.authority.empty() || url.path.empty() || url.path.front() != '/') std::abort();
     const std::string shown = url.Redacted();
     if (shown.find('?') != std::string::npos) std::abort();

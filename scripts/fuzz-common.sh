@@ -3,7 +3,7 @@
 
 # Every libFuzzer target under fuzz/ (fuzz_<name>), the default of both scripts.
 fuzz_all_targets=(parquet_read manifest_parse payload_read cli_args zarr_meta legacy_manifest edf_header
-  wfdb_header url_parse)
+  wfdb_header url_parse s3_list)
 
 # Sets the array `seeds` to the seed directories of target $1: fuzz/corpus/<name>/ (the demo's
 # manifest and payload files, Parquet files of several writers) and, for the Parquet target, the

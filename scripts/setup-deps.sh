@@ -51,16 +51,18 @@ fi
 
 sha_of() { sha256sum "$1" | cut -d' ' -f1; }
 
-# npm packages of the interop tests (independent Parquet readers/writers), pinned by the lockfile.
-node_dir="$root/tests/interop/node"
-if [ -f "$node_dir/package-lock.json" ]; then
-  if [ ! -f "$node_dir/node_modules/.package-lock.json" ] ||
-    ! cmp -s <(sha_of "$node_dir/package-lock.json") "$node_dir/node_modules/.timef-lock-sha256"; then
-    log "installing interop npm packages (tests/interop/node)"
-    (cd "$node_dir" && npm ci --silent --no-audit --no-fund >/dev/null)
-    sha_of "$node_dir/package-lock.json" >"$node_dir/node_modules/.timef-lock-sha256"
+# npm packages of the tests, pinned by their lockfiles (integrity hashes): the interop tests'
+# independent Parquet readers/writers, and s3rver, the S3-compatible server of the S3 tests.
+for node_dir in "$root/tests/interop/node" "$root/tests/remote/s3rver"; do
+  if [ -f "$node_dir/package-lock.json" ]; then
+    if [ ! -f "$node_dir/node_modules/.package-lock.json" ] ||
+      ! cmp -s <(sha_of "$node_dir/package-lock.json") "$node_dir/node_modules/.timef-lock-sha256"; then
+      log "installing npm packages (${node_dir#"$root"/})"
+      (cd "$node_dir" && npm ci --silent --no-audit --no-fund >/dev/null)
+      sha_of "$node_dir/package-lock.json" >"$node_dir/node_modules/.timef-lock-sha256"
+    fi
   fi
-fi
+done
 
 duckdb_ok() {
   [ -f "$deps_dir/include/duckdb.h" ] && [ -f "$deps_dir/lib/libduckdb.so" ] &&

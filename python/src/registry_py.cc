@@ -175,6 +175,51 @@ void BindRegistry(py::module_& m) {
       "Downloads the release at an http(s) URL into the new directory `dir`, each file checked "
       "against the manifest's size and sha256; `dir` appears complete or not at all, and an "
       "interrupted pull resumes from `dir`.part (docs/remote.md).");
+
+  m.def(
+      "push",
+      [](const std::string& release, const std::string& url, int threads) {
+        PushResult result;
+        {
+          py::gil_scoped_release release_gil;
+          result = PushRelease(release, url, PushOptions{.threads = threads, .on_step = {}});
+        }
+        py::list left;
+        for (const std::string& object : result.temporary_objects_left) left.append(object);
+        return py::dict(py::arg("url") = result.url, py::arg("files") = result.files,
+                        py::arg("bytes_uploaded") = result.bytes_uploaded,
+                        py::arg("temporary_objects_left") = left);
+      },
+      py::arg("release"), py::arg("url"), py::kw_only(), py::arg("threads") = PushOptions{}.threads,
+      "Uploads the local release to s3://bucket/<prefix>/<org>/<name>/<version>: a temporary "
+      "prefix first, server-side copies into place, manifest.json last (docs/remote.md).");
+
+  m.def(
+      "ls_remote",
+      [](const std::string& root) {
+        std::vector<RemoteRegistryRelease> found;
+        {
+          py::gil_scoped_release release_gil;
+          found = ListRemoteRegistry(root);
+        }
+        py::list out;
+        for (const RemoteRegistryRelease& r : found) {
+          out.append(py::dict(py::arg("dataset_id") = r.dataset_id,
+                              py::arg("version") = r.version.ToString(), py::arg("url") = r.url));
+        }
+        return out;
+      },
+      py::arg("root"),
+      "The committed releases below an s3:// registry root, by dataset then version.");
+
+  m.def(
+      "resolve_remote_ref",
+      [](const std::string& root, const std::string& ref) {
+        py::gil_scoped_release release_gil;
+        return ResolveRemoteRef(root, ref);
+      },
+      py::arg("root"), py::arg("ref"),
+      "The URL of org/name (latest) or org/name@x.y.z in an s3:// registry root.");
 }
 
 }  // namespace timef::python

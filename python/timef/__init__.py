@@ -42,12 +42,35 @@ _OPTION_NAMES = _timef._write_option_names
 
 
 def pull(url, dir, *, threads=4):  # noqa: A002 (the CLI's name)
-    """Downloads the release at an http(s) URL into the new directory ``dir`` (docs/remote.md):
+    """Downloads the release at an http(s) or s3 URL into the new directory ``dir`` (docs/remote.md):
     ``threads`` files at a time, each checked against the manifest's size and sha256; ``dir``
     appears complete or not at all, and an interrupted pull resumes from ``dir``.part. Returns a
     dict: release_dir, files_downloaded, files_kept, bytes_downloaded."""
     import os
     return _timef.pull(str(url), os.fspath(dir), threads=int(threads))
+
+
+def push(release, url, *, threads=4):
+    """Uploads the local release directory ``release`` to
+    ``s3://bucket/<prefix>/<org>/<name>/<version>`` (docs/remote.md "Push"): every file checked
+    against the manifest and uploaded below a temporary prefix, copied into place on the server,
+    ``manifest.json`` last, so that no reader sees half a version. Credentials, region and endpoint
+    come from the ``AWS_*`` variables. Returns a dict: url, files, bytes_uploaded,
+    temporary_objects_left."""
+    import os
+    return _timef.push(os.fspath(release), str(url), threads=int(threads))
+
+
+def ls_remote(root):
+    """The committed releases below an ``s3://bucket/prefix`` registry root, sorted by dataset
+    then version: a list of dicts (dataset_id, version, url)."""
+    return _timef.ls_remote(str(root))
+
+
+def resolve_remote_ref(root, ref):
+    """The s3:// URL of ``org/name`` (its latest committed version) or ``org/name@x.y.z`` in the
+    registry root ``root``; raises timef.NotFoundError when it is not committed there."""
+    return _timef.resolve_remote_ref(str(root), str(ref))
 
 
 def gc(root, *, older_than_s=24 * 3600, dry_run=False):

@@ -125,7 +125,8 @@ class TimeFReader:
         size, then each payload source (found below ``sources_root``, by default the registry
         root holding the release) and its pinned files. Hashes nothing, opens no catalog.
 
-        ``version_dir`` may be an ``http://`` or ``https://`` URL of a release (docs/remote.md):
+        ``version_dir`` may be an ``http://``, ``https://`` or ``s3://`` URL of a release
+        (docs/remote.md):
         files are read by byte ranges with the sizes the manifest records, and the catalog is
         fetched once into ``$TIMEF_CACHE_DIR`` (default ``~/.cache/timef``) and verified.
 
@@ -470,17 +471,20 @@ class Client:
 
 
 def open(dir_or_ref, *, root=None):  # noqa: A001 (the seed's name)
-    """Opens a release directory, an ``http://`` or ``https://`` URL of a release (docs/remote.md),
-    or a registry ref ``org/name[@x.y.z]`` found below ``root`` (default ``$TIMEF_ROOT``)."""
+    """Opens a release directory, an ``http://``, ``https://`` or ``s3://`` URL of a release
+    (docs/remote.md), or a registry ref ``org/name[@x.y.z]`` found below ``root`` (default
+    ``$TIMEF_ROOT``; an ``s3://bucket/prefix`` root is listed to find the latest version)."""
     import os
     path = os.fspath(dir_or_ref)
-    if path.lower().startswith(("http://", "https://")) or os.path.isdir(path):
+    if path.lower().startswith(("http://", "https://", "s3://")) or os.path.isdir(path):
         return TimeFReader.open(path)
     if root is None:
         root = os.environ.get("TIMEF_ROOT")
     if root is None:
         raise _timef.ValidationError(
             f"{path}: not a release directory; a ref needs root= (or $TIMEF_ROOT)")
+    if str(root).lower().startswith("s3://"):
+        return TimeFReader.open(_timef.resolve_remote_ref(str(root), path))
     return Registry(root).open(path)
 
 

@@ -16,6 +16,7 @@
 #include "parquet/metadata.h"
 #include "parquet/reader_page_index.h"
 #include "reader/lazy_handles.h"
+#include "reader/reader_state.h"
 
 namespace timef {
 namespace {

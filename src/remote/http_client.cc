@@ -1,6 +1,7 @@
 #include "remote/http_client.h"
 
 #include <curl/curl.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <optional>
 #include <thread>
 
+#include "remote/s3.h"
 #include "remote/url.h"
 #include "timef/error.h"
 #include "timef/version.h"
@@ -26,7 +28,7 @@ std::string Bytes(std::uint64_t first, std::uint64_t length) {
 }
 
 // What one finished request came to.
-enum class Outcome { kOk, kRetry, kMissing, kSizeMismatch, kFail };
+enum class Outcome { kOk, kRetry, kMissing, kSizeMismatch, kDenied, kFail };
 
 // One request in flight: a range of an object (length 0 with `whole`: the whole object into a
 // file).
@@ -42,6 +44,19 @@ struct Transfer {
   std::vector<std::byte>* sink = nullptr;  // whole, into memory
   bool exact_size = true;  // whole: object_size is the size (else the most accepted)
   const std::function<void(std::span<const std::byte>)>* on_bytes = nullptr;
+  // A request other than a GET of data (an S3 write): its body (an answer or an error) goes to
+  // `answer`, and `accepted` is the status that means success.
+  std::string method;  // "PUT", "DELETE"; "" for a GET of data
+  long accepted = 200;
+  bool upload = false;                      // PUT with a body (of upload_size bytes)
+  int upload_fd = -1;                       // from this file ...
+  std::span<const std::byte> upload_bytes;  // ... or from memory
+  std::uint64_t upload_size = 0;
+  std::uint64_t upload_pos = 0;
+  std::vector<std::string> headers;  // extra request headers ("Name: value")
+  curl_slist* header_list = nullptr;
+  std::string etag;
+  std::string answer;  // the body of a write's answer or of an error (at most kAnswerLimit bytes)
 
   CURL* easy = nullptr;
   long status = 0;
@@ -58,7 +73,17 @@ struct Transfer {
   Outcome outcome = Outcome::kOk;
   std::string problem;
 
+  static constexpr std::size_t kAnswerLimit = 64 * 1024;
+
+  Transfer() = default;
+  Transfer(const Transfer&) = delete;
+  Transfer& operator=(const Transfer&) = delete;
+  ~Transfer() { curl_slist_free_all(header_list); }
+
   void Reset() {
+    upload_pos = 0;
+    etag.clear();
+    answer.clear();
     status = 0;
     status_known = false;
     received = 0;
@@ -96,6 +121,8 @@ std::size_t OnHeader(char* data, std::size_t size, std::size_t n, void* user) {
   if (line.starts_with("HTTP/")) {  // a new response (after a redirect or a 100)
     t.content_range.clear();
     t.retry_after.reset();
+  } else if (HeaderIs(line, "etag")) {
+    t.etag = Trim(line.substr(5));
   } else if (HeaderIs(line, "content-range")) {
     t.content_range = Trim(line.substr(14));
   } else if (HeaderIs(line, "retry-after")) {
@@ -120,6 +147,14 @@ std::size_t OnBody(char* data, std::size_t size, std::size_t n, void* user) {
     t.status_known = true;
   }
   const auto* in = reinterpret_cast<const std::byte*>(data);
+  const bool data_status = t.status == 200 || t.status == 206;
+  if (!t.method.empty() || !data_status) {
+    // A write's answer or an error document: kept (to name S3's error code), up to a limit.
+    const std::size_t room =
+        Transfer::kAnswerLimit - std::min(Transfer::kAnswerLimit, t.answer.size());
+    t.answer.append(data, std::min(room, bytes));
+    return bytes;
+  }
   if (t.whole) {
     if (t.status != 200) return bytes;  // an error body, dropped
     if (t.received + bytes > t.object_size) {
@@ -163,6 +198,32 @@ std::size_t OnBody(char* data, std::size_t size, std::size_t n, void* user) {
     return bytes;
   }
   return bytes;  // an error body, dropped
+}
+
+std::size_t OnUpload(char* buffer, std::size_t size, std::size_t n, void* user) {
+  auto& t = *static_cast<Transfer*>(user);
+  const std::size_t want =
+      static_cast<std::size_t>(std::min<std::uint64_t>(size * n, t.upload_size - t.upload_pos));
+  if (want == 0) return 0;
+  if (t.upload_fd >= 0) {
+    const ssize_t got = ::pread(t.upload_fd, buffer, want, static_cast<off_t>(t.upload_pos));
+    if (got <= 0) return CURL_READFUNC_ABORT;  // a file that shrank: the size check fails
+    t.upload_pos += static_cast<std::uint64_t>(got);
+    return static_cast<std::size_t>(got);
+  }
+  std::memcpy(buffer, t.upload_bytes.data() + t.upload_pos, want);
+  t.upload_pos += want;
+  return want;
+}
+
+// A rewind libcurl asks for (a retried send on a reused connection).
+int OnSeek(void* user, curl_off_t offset, int origin) {
+  auto& t = *static_cast<Transfer*>(user);
+  if (origin != SEEK_SET || offset < 0 || static_cast<std::uint64_t>(offset) > t.upload_size) {
+    return CURL_SEEKFUNC_CANTSEEK;
+  }
+  t.upload_pos = static_cast<std::uint64_t>(offset);
+  return CURL_SEEKFUNC_OK;
 }
 
 bool RetryableCurlCode(CURLcode code) {
@@ -224,20 +285,40 @@ void Judge(Transfer& t, CURLcode code) {
   }
   if (!t.status_known) curl_easy_getinfo(t.easy, CURLINFO_RESPONSE_CODE, &t.status);
   const long s = t.status;
+  // "HTTP 403 (InvalidAccessKeyId)": the status with S3's error code when the body names one.
+  const std::string code_text = S3ErrorCode(t.answer);
+  const std::string http =
+      "HTTP " + std::to_string(s) + (code_text.empty() ? "" : " (" + code_text + ")");
   if (s == 404 || s == 410) {
     t.outcome = Outcome::kMissing;
-    t.problem = "not found (HTTP " + std::to_string(s) + ")";
+    t.problem = "not found (" + http + ")";
     return;
   }
   if (s == 408 || s == 429 || s >= 500) {
     t.outcome = Outcome::kRetry;
-    t.problem = "HTTP " + std::to_string(s);
+    t.problem = http;
+    return;
+  }
+  if (s == 401 || s == 403) {
+    t.outcome = Outcome::kDenied;
+    t.problem = "access denied (" + http + ")";
+    return;
+  }
+  if (!t.method.empty()) {
+    if (s != t.accepted && !(t.method == "DELETE" && s == 200)) {
+      t.outcome = Outcome::kFail;
+      t.problem = t.method + " answered " + http;
+    } else if (t.answer.find("<Error>") != std::string::npos) {
+      // CopyObject may fail after its 200 was sent: the body is then an <Error> (retried).
+      t.outcome = Outcome::kRetry;
+      t.problem = t.method + " answered 200 with an error (" + S3ErrorCode(t.answer) + ")";
+    }
     return;
   }
   if (t.whole) {
     if (s != 200) {
       t.outcome = Outcome::kFail;
-      t.problem = "HTTP " + std::to_string(s);
+      t.problem = http;
     } else if (t.exact_size && t.received != t.object_size) {
       t.outcome = Outcome::kRetry;
       t.problem = "the body ended after " + std::to_string(t.received) + " of " +
@@ -286,7 +367,7 @@ void Judge(Transfer& t, CURLcode code) {
     return;
   }
   t.outcome = Outcome::kFail;
-  t.problem = "HTTP " + std::to_string(s);
+  t.problem = http;
 }
 
 }  // namespace
@@ -342,12 +423,39 @@ struct HttpClient::Impl {
   void Setup(Transfer& t) {
     CURL* e = t.easy;
     curl_easy_reset(e);
-    curl_easy_setopt(e, CURLOPT_URL, t.url.c_str());
+    const bool s3 = IsS3Url(t.url);
+    curl_slist_free_all(t.header_list);
+    t.header_list = nullptr;
+    if (s3) {
+      const S3Config& config = S3();
+      const std::string request = S3RequestUrl(Url::Parse(t.url), config);
+      curl_easy_setopt(e, CURLOPT_URL, request.c_str());  // copied by libcurl
+      if (config.Signed()) {
+        const std::string sigv4 = "aws:amz:" + config.region + ":s3";
+        curl_easy_setopt(e, CURLOPT_AWS_SIGV4, sigv4.c_str());
+        curl_easy_setopt(e, CURLOPT_USERNAME, config.access_key_id.c_str());
+        curl_easy_setopt(e, CURLOPT_PASSWORD, config.secret_access_key.c_str());
+        // libcurl (7.75+) signs every x-amz-* header and takes this one's value as the payload
+        // hash of the canonical request.
+        bool has_sha = false;
+        for (const std::string& h : t.headers) has_sha |= h.starts_with("x-amz-content-sha256:");
+        if (!has_sha) {
+          t.header_list =
+              curl_slist_append(t.header_list, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
+        }
+        if (!config.session_token.empty()) {
+          const std::string token = "x-amz-security-token: " + config.session_token;
+          t.header_list = curl_slist_append(t.header_list, token.c_str());
+        }
+      }
+    } else {
+      curl_easy_setopt(e, CURLOPT_URL, t.url.c_str());
+    }
     curl_easy_setopt(e, CURLOPT_SHARE, share);
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
+    curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, s3 ? 0L : 1L);  // S3 answers a redirect in error
     curl_easy_setopt(e, CURLOPT_MAXREDIRS, static_cast<long>(options.max_redirects));
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
                      static_cast<long>(options.connect_timeout.count()));
@@ -363,11 +471,26 @@ struct HttpClient::Impl {
     curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &OnBody);
     curl_easy_setopt(e, CURLOPT_WRITEDATA, &t);
     curl_easy_setopt(e, CURLOPT_PRIVATE, &t);
-    if (!bearer.empty()) {
+    if (!t.method.empty()) {
+      curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, t.method.c_str());
+    }
+    if (t.upload) {
+      curl_easy_setopt(e, CURLOPT_UPLOAD, 1L);
+      curl_easy_setopt(e, CURLOPT_INFILESIZE_LARGE, static_cast<curl_off_t>(t.upload_size));
+      curl_easy_setopt(e, CURLOPT_READFUNCTION, &OnUpload);
+      curl_easy_setopt(e, CURLOPT_READDATA, &t);
+      curl_easy_setopt(e, CURLOPT_SEEKFUNCTION, &OnSeek);
+      curl_easy_setopt(e, CURLOPT_SEEKDATA, &t);
+      t.header_list = curl_slist_append(t.header_list, "Expect:");  // no 100-continue round trip
+    }
+    for (const std::string& h : t.headers)
+      t.header_list = curl_slist_append(t.header_list, h.c_str());
+    if (t.header_list != nullptr) curl_easy_setopt(e, CURLOPT_HTTPHEADER, t.header_list);
+    if (!bearer.empty() && !s3) {
       curl_easy_setopt(e, CURLOPT_HTTPAUTH, CURLAUTH_BEARER);
       curl_easy_setopt(e, CURLOPT_XOAUTH2_BEARER, bearer.c_str());
     }
-    if (!t.whole) {
+    if (!t.whole && t.method.empty()) {
       const std::string range =
           std::to_string(t.offset) + "-" + std::to_string(t.offset + t.length - 1);
       curl_easy_setopt(e, CURLOPT_RANGE, range.c_str());  // copied by libcurl
@@ -456,6 +579,9 @@ struct HttpClient::Impl {
             throw MissingFileError({.file = t->shown, .where = Where(*t)}, t->problem);
           case Outcome::kSizeMismatch:
             throw FormatError({.file = t->shown, .where = Where(*t)}, t->problem);
+          case Outcome::kDenied:
+            throw FileError({.file = t->shown, .where = Where(*t)}, t->problem,
+                            std::make_error_code(std::errc::permission_denied));
           case Outcome::kFail:
             throw FileError({.file = t->shown, .where = Where(*t)}, t->problem);
         }
@@ -487,7 +613,22 @@ struct HttpClient::Impl {
     }
   }
 
+  // The environment's S3 settings, read on the first s3:// request (a ValidationError for bad
+  // AWS_* values is thrown by every s3:// call, and never by an http(s) one).
+  const S3Config& S3() {
+    std::call_once(s3_once, [this] {
+      try {
+        s3_config = S3Config::FromEnvironment();
+      } catch (const ValidationError&) {
+        s3_error = std::current_exception();
+      }
+    });
+    if (s3_error) std::rethrow_exception(s3_error);
+    return s3_config;
+  }
+
   static std::string Where(const Transfer& t) {
+    if (!t.method.empty()) return t.method;
     return t.whole ? "whole object" : Bytes(t.offset, t.length);
   }
 
@@ -501,6 +642,9 @@ struct HttpClient::Impl {
   std::mutex mutex;  // guards multis and stats
   std::vector<CURLM*> multis;
   HttpStats stats;
+  std::once_flag s3_once;
+  S3Config s3_config;
+  std::exception_ptr s3_error;
 };
 
 HttpClient::HttpClient(HttpOptions options) : options_(std::move(options)) {
@@ -637,6 +781,128 @@ std::vector<std::byte> HttpClient::Fetch(const std::string& url, std::uint64_t m
   t.sink = &body;
   Current().RunWithRetries(transfers, [&](Transfer&) { body.clear(); });
   return body;
+}
+
+namespace {
+
+void RequireS3(const std::string& url, const char* what) {
+  if (!IsS3Url(url)) {
+    throw ValidationError({.object = "URL", .where = RedactedUrl(url)},
+                          std::string(what) + " needs an s3:// URL");
+  }
+}
+
+// The ETag of an answer without its quotes.
+std::string Unquoted(std::string_view etag) {
+  if (etag.size() >= 2 && etag.front() == '"' && etag.back() == '"') {
+    etag = etag.substr(1, etag.size() - 2);
+  }
+  return std::string(etag);
+}
+
+void CheckEtag(const Transfer& t, const std::string& md5_hex) {
+  const std::string etag = Unquoted(t.etag);
+  if (etag != md5_hex) {
+    throw FormatError({.file = t.shown, .where = t.method},
+                      "the server stored another body than sent: ETag '" + etag +
+                          "', MD5 of the body " + md5_hex);
+  }
+}
+
+}  // namespace
+
+void HttpClient::PutObject(const std::string& url, const std::filesystem::path& file,
+                           std::uint64_t size, const ObjectDigests& digests) {
+  RequireS3(url, "PutObject");
+  constexpr std::uint64_t kMaxPut = std::uint64_t{5} << 30;
+  if (size > kMaxPut) {
+    throw ValidationError({.file = file},
+                          std::to_string(size) + " bytes: larger than a single PUT's 5 GiB");
+  }
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int err = errno;
+    ThrowFileError({.file = file}, std::string("cannot open: ") + std::strerror(err),
+                   std::error_code(err, std::generic_category()));
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  std::vector<Transfer> transfers(1);
+  Transfer& t = transfers.front();
+  t.url = url;
+  t.shown = RedactedUrl(url);
+  t.method = "PUT";
+  t.upload = true;
+  t.upload_fd = fd;
+  t.upload_size = size;
+  t.headers = {"Content-MD5: " + digests.md5_base64, "x-amz-content-sha256: " + digests.sha256_hex};
+  Current().RunWithRetries(transfers, [](Transfer&) {});
+  CheckEtag(t, digests.md5_hex);
+}
+
+void HttpClient::PutObject(const std::string& url, std::span<const std::byte> bytes,
+                           bool if_absent) {
+  RequireS3(url, "PutObject");
+  const ObjectDigests digests = ObjectDigests::Of(bytes);
+  std::vector<Transfer> transfers(1);
+  Transfer& t = transfers.front();
+  t.url = url;
+  t.shown = RedactedUrl(url);
+  t.method = "PUT";
+  t.upload = true;
+  t.upload_bytes = bytes;
+  t.upload_size = bytes.size();
+  t.headers = {"Content-MD5: " + digests.md5_base64, "x-amz-content-sha256: " + digests.sha256_hex};
+  if (if_absent) t.headers.push_back("If-None-Match: *");
+  Current().RunWithRetries(transfers, [](Transfer&) {});
+  CheckEtag(t, digests.md5_hex);
+}
+
+void HttpClient::CopyObject(const std::string& from, const std::string& to,
+                            const std::string& md5_hex) {
+  RequireS3(from, "CopyObject");
+  RequireS3(to, "CopyObject");
+  const S3Object source = S3Object::FromUrl(Url::Parse(from));
+  std::vector<Transfer> transfers(1);
+  Transfer& t = transfers.front();
+  t.url = to;
+  t.shown = RedactedUrl(to);
+  t.method = "PUT";
+  t.upload = true;  // an empty body
+  t.upload_size = 0;
+  t.headers = {"x-amz-copy-source: /" + source.bucket + "/" + AwsUriEncode(source.key, true)};
+  Current().RunWithRetries(transfers, [](Transfer&) {});
+  // The copy's ETag is in its <CopyObjectResult> (a header too on some servers).
+  const auto begin = t.answer.find("<ETag>");
+  const auto end = t.answer.find("</ETag>");
+  if (begin != std::string::npos && end != std::string::npos && end > begin) {
+    std::string etag = t.answer.substr(begin + 6, end - begin - 6);
+    for (const auto& [entity, ch] : {std::pair<std::string_view, char>{"&quot;", '"'},
+                                     std::pair<std::string_view, char>{"&#34;", '"'}}) {
+      for (auto at = etag.find(entity); at != std::string::npos; at = etag.find(entity)) {
+        etag.replace(at, entity.size(), 1, ch);
+      }
+    }
+    t.etag = etag;
+  }
+  CheckEtag(t, md5_hex);
+}
+
+void HttpClient::DeleteObject(const std::string& url) {
+  RequireS3(url, "DeleteObject");
+  std::vector<Transfer> transfers(1);
+  Transfer& t = transfers.front();
+  t.url = url;
+  t.shown = RedactedUrl(url);
+  t.method = "DELETE";
+  t.accepted = 204;
+  try {
+    Current().RunWithRetries(transfers, [](Transfer&) {});
+  } catch (const MissingFileError&) {
+    // Already gone.
+  }
 }
 
 HttpStats HttpClient::stats() const {

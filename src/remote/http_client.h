@@ -38,6 +38,8 @@
 
 namespace timef::remote {
 
+struct ObjectDigests;
+
 struct HttpOptions {
   // Attempts per range (the first included) and the wall time all attempts of one call may take.
   int max_attempts = 5;
@@ -98,6 +100,23 @@ class HttpClient {
   // The whole object at `url`, whose size is not known in advance (a manifest): at most
   // `max_bytes` (FileError naming the URL when it is larger).
   std::vector<std::byte> Fetch(const std::string& url, std::uint64_t max_bytes);
+
+  // S3 writes (s3:// URLs only, else ValidationError; docs/remote.md "Push"). Each is retried like
+  // a read. A 401 or 403 is a FileError whose code() is std::errc::permission_denied.
+  //
+  // PUT of the `size` bytes of `file` (at most 5 GiB, a single PUT's limit), sent with Content-MD5
+  // and the signed x-amz-content-sha256 of `digests` (so S3 refuses a body that differs), and
+  // the ETag answered compared with the MD5: a FormatError when it differs or is missing.
+  void PutObject(const std::string& url, const std::filesystem::path& file, std::uint64_t size,
+                 const ObjectDigests& digests);
+  // PUT of `bytes`, checked the same way; with `if_absent`, "If-None-Match: *" (a server that
+  // honours it answers 412, a FileError, when the object exists).
+  void PutObject(const std::string& url, std::span<const std::byte> bytes, bool if_absent);
+  // Server-side copy (CopyObject) of `from` to `to` (both s3://), checked against the source's MD5
+  // (hex): the ETag of the copy must equal it. A 200 whose body is an <Error> is retried.
+  void CopyObject(const std::string& from, const std::string& to, const std::string& md5_hex);
+  // DELETE of the object; one that does not exist is no error.
+  void DeleteObject(const std::string& url);
 
   // What this process's calls have done (a child of fork() counts from zero).
   HttpStats stats() const;

@@ -37,7 +37,8 @@ std::string RoughRedaction(std::string_view text) {
 }  // namespace
 
 bool IsUrl(std::string_view text) {
-  return StartsWithNoCase(text, "http://") || StartsWithNoCase(text, "https://");
+  return StartsWithNoCase(text, "http://") || StartsWithNoCase(text, "https://") ||
+         StartsWithNoCase(text, "s3://");
 }
 
 Url Url::Parse(std::string_view text) {
@@ -46,10 +47,10 @@ Url Url::Parse(std::string_view text) {
   }
   Url url;
   const auto scheme_end = text.find("://");
-  if (scheme_end == std::string_view::npos) Bad(text, "not an http:// or https:// URL");
+  if (scheme_end == std::string_view::npos) Bad(text, "not an http://, https:// or s3:// URL");
   url.scheme = Lower(text.substr(0, scheme_end));
-  if (url.scheme != "http" && url.scheme != "https") {
-    Bad(text, "scheme '" + url.scheme + "' is not http or https");
+  if (url.scheme != "http" && url.scheme != "https" && url.scheme != "s3") {
+    Bad(text, "scheme '" + url.scheme + "' is not http, https or s3");
   }
   std::string_view rest = text.substr(scheme_end + 3);
   if (const auto hash = rest.find('#'); hash != std::string_view::npos) rest = rest.substr(0, hash);
@@ -65,6 +66,23 @@ Url Url::Parse(std::string_view text) {
     authority = authority.substr(at + 1);
   }
   if (authority.empty()) Bad(text, "the URL names no host");
+  if (url.scheme == "s3") {
+    // The authority is a bucket name (S3's rules for new buckets): 3 to 63 of a-z 0-9 . -,
+    // starting and ending with a letter or digit.
+    const auto ok = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+    if (!url.userinfo.empty())
+      Bad(text, "an s3:// URL carries no credentials (AWS_* variables do)");
+    if (authority.size() < 3 || authority.size() > 63 || !ok(authority.front()) ||
+        !ok(authority.back()) || !std::all_of(authority.begin(), authority.end(), [&](char c) {
+          return ok(c) || c == '.' || c == '-';
+        })) {
+      Bad(text, "bucket '" + std::string(authority) +
+                    "' is not 3 to 63 of a-z, 0-9, '.' and '-' starting and ending with a letter "
+                    "or digit");
+    }
+    url.authority = std::string(authority);
+    return url;
+  }
   // A port after the host (after a bracketed IPv6 literal's ']').
   const auto bracket = authority.rfind(']');
   const auto colon = authority.rfind(':');

@@ -7,18 +7,19 @@
 
 namespace timef::remote {
 
-// True when `text` starts with "http://" or "https://" (case-insensitive scheme).
+// True when `text` starts with "http://", "https://" or "s3://" (case-insensitive scheme).
 bool IsUrl(std::string_view text);
 
 struct Url {
-  std::string scheme;     // "http" or "https", lower case
+  std::string scheme;     // "http", "https" or "s3", lower case
   std::string userinfo;   // "user:password" before '@', or ""
-  std::string authority;  // host[:port] (a bracketed IPv6 host kept as written)
+  std::string authority;  // host[:port] (a bracketed IPv6 host kept as written); s3: the bucket
   std::string path;       // from the first '/' after the authority, "/" when absent
   std::string query;      // after '?' without it (a fragment is dropped)
 
   // ValidationError naming the redacted text for: another scheme, an empty host, a control
-  // character or space, a port that is not 1..65535.
+  // character or space, a port that is not 1..65535; for s3://, a bucket name that breaks S3's
+  // rules or user information.
   static Url Parse(std::string_view text);
   // scheme://[userinfo@]authority path[?query]: what is requested.
   std::string Full() const;

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "options.h"
 #include "release_dir.h"
+#include "remote/url.h"
 #include "table.h"
 #include "timef/error.h"
 #include "timef/registry.h"
@@ -44,7 +45,47 @@ int64_t OwnBytes(const manifest::Manifest& m) {
   return total;
 }
 
+// `timef ls s3://bucket/prefix`: the same table for a registry on S3 (docs/remote.md "S3"),
+// each release's manifest fetched.
+int RunLsRemote(const std::string& root, OutputFormat format) {
+  Table table({{"DATASET", false, 0, "dataset"},
+               {"VERSION", false, 0, "version"},
+               {"LATEST", false, 0, "latest"},
+               {"RECORDS", true, 0, "records"},
+               {"OWN BYTES", true, 0, "own_bytes"},
+               {"PAYLOAD SOURCES", false, 0, "payload_sources"}},
+              format, {});
+  const std::vector<RemoteRegistryRelease> releases = ListRemoteRegistry(root);
+  std::vector<std::string> broken;
+  for (std::size_t i = 0; i < releases.size(); ++i) {
+    const RemoteRegistryRelease& r = releases[i];
+    const std::string ref = r.dataset_id + "@" + r.version.ToString();
+    manifest::Manifest m;
+    try {
+      m = Reader::Open(r.url).manifest();
+    } catch (const Error& e) {
+      broken.push_back(ref + ": not listed: " + e.what());
+      continue;
+    }
+    std::vector<std::string> sources;
+    for (const auto& [source, pins] : m.payload_sources) sources.push_back(source);
+    std::string sources_text;
+    for (const std::string& s : sources) sources_text += (sources_text.empty() ? "" : ",") + s;
+    const bool latest = i + 1 == releases.size() || releases[i + 1].dataset_id != r.dataset_id;
+    table.Add({Cell::Str(r.dataset_id), Cell::Str(r.version.ToString()),
+               Cell{latest ? "latest" : "", latest}, Cell::Int(m.counts.records),
+               Cell::Int(OwnBytes(m)), Cell{sources_text.empty() ? "-" : sources_text, sources}});
+  }
+  table.Flush();
+  for (const std::string& message : broken)
+    fmt::print(stderr, "timef: error: {}\n", Shown(message));
+  return broken.empty() ? kExitOk : kExitFailure;
+}
+
 int RunLs(const LsArgs& args) {
+  if (const std::string root = RootOf(args.root).string(); remote::IsUrl(root)) {
+    return RunLsRemote(root, args.format);
+  }
   Registry registry = Registry::Open(RootOf(args.root));
   Table table({{"DATASET", false, 0, "dataset"},
                {"VERSION", false, 0, "version"},
@@ -138,12 +179,33 @@ int RunPull(const PullArgs& args) {
   return kExitOk;
 }
 
+struct PushArgs {
+  std::string release;
+  std::string url;
+  int threads = PushOptions{}.threads;
+};
+
+// `timef push RELEASE s3://...`: the release uploaded (docs/remote.md "Push"); prints what it did
+// on stderr.
+int RunPush(const PushArgs& args) {
+  const PushResult result =
+      PushRelease(args.release, args.url, PushOptions{.threads = args.threads, .on_step = {}});
+  std::cerr << "pushed " << result.url << " (" << result.files << " files and manifest.json, "
+            << result.bytes_uploaded << " bytes uploaded)\n";
+  for (const std::string& left : result.temporary_objects_left) {
+    fmt::print(stderr, "timef: warning: could not delete the temporary object {}\n", Shown(left));
+  }
+  return kExitOk;
+}
+
 void RegisterRegistryCommands(CLI::App& app, Action& action) {
   auto ls = std::make_shared<LsArgs>();
   CLI::App* ls_cmd = app.add_subcommand(
       "ls", "List a registry's datasets and versions (latest, records, own bytes, sources)");
   ls_cmd->group(kGroupInspect);
-  ls_cmd->add_option("ROOT", ls->root, "Registry root (default --root or $TIMEF_ROOT)");
+  ls_cmd->add_option("ROOT", ls->root,
+                     "Registry root, a directory or s3://bucket/prefix (default --root or "
+                     "$TIMEF_ROOT)");
   AddRootOption(*ls_cmd);
   AddFormatOption(*ls_cmd, ls->format);
   ls_cmd->callback([&action, ls] { action = [ls] { return RunLs(*ls); }; });
@@ -161,7 +223,8 @@ void RegisterRegistryCommands(CLI::App& app, Action& action) {
 
   auto pull = std::make_shared<PullArgs>();
   CLI::App* pull_cmd = app.add_subcommand(
-      "pull", "Download a release from its http(s) URL into a new directory (sha256 checked)");
+      "pull",
+      "Download a release from its http(s) or s3 URL into a new directory (sha256 checked)");
   pull_cmd->group(kGroupWrite);
   pull_cmd->add_option("URL", pull->url, "The release's URL (<root>/<org>/<name>/<version>)")
       ->required();
@@ -173,6 +236,19 @@ void RegisterRegistryCommands(CLI::App& app, Action& action) {
   pull_cmd->add_option("--threads", pull->threads, "Files downloaded at once (1 to 64, default 4)")
       ->check(CLI::Range(1, 64));
   pull_cmd->callback([&action, pull] { action = [pull] { return RunPull(*pull); }; });
+
+  auto push = std::make_shared<PushArgs>();
+  CLI::App* push_cmd = app.add_subcommand(
+      "push", "Upload a release to S3 (temporary prefix, server-side copies, manifest.json last)");
+  push_cmd->group(kGroupWrite);
+  push_cmd->add_option("RELEASE", push->release, "The local release directory")->required();
+  push_cmd
+      ->add_option("URL", push->url,
+                   "s3://bucket/<prefix>/<org>/<name>/<version> (the manifest's ID and version)")
+      ->required();
+  push_cmd->add_option("--threads", push->threads, "Objects sent at once (1 to 64, default 4)")
+      ->check(CLI::Range(1, 64));
+  push_cmd->callback([&action, push] { action = [push] { return RunPush(*push); }; });
 }
 
 }  // namespace timef::cli

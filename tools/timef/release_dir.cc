@@ -5,9 +5,11 @@
 #include <cstdlib>
 #include <system_error>
 
+#include "remote/url.h"
 #include "timef/error.h"
 #include "timef/manifest.h"
 #include "timef/registry.h"
+#include "timef/remote.h"
 
 namespace timef::cli {
 
@@ -46,6 +48,10 @@ Reader OpenRelease(const std::string& argument) {
       throw ValidationError({.object = argument},
                             "a ref needs a registry root: pass --root DIR or set TIMEF_ROOT "
                             "(or name a release directory)");
+    }
+    if (remote::IsUrl(root->string())) {
+      // A registry on S3: the ref's latest (or named) version found by listing it.
+      return Reader::Open(ResolveRemoteRef(root->string(), argument));
     }
     return Registry::Open(*root).OpenRelease(argument);
   }
