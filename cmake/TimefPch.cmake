@@ -37,12 +37,14 @@ function(timef_pch_donors)
 
   add_library(timef_pch_exe OBJECT "${donor_source}")
   set_target_properties(timef_pch_exe PROPERTIES POSITION_INDEPENDENT_CODE OFF)
+  target_compile_options(timef_pch_exe PRIVATE -fPIE)
   target_precompile_headers(timef_pch_exe PRIVATE ${timef_pch_common})
   target_link_libraries(timef_pch_exe PRIVATE nlohmann_json::nlohmann_json)
 
   if(TIMEF_BUILD_TESTS)
     add_library(timef_pch_test OBJECT "${donor_source}")
     set_target_properties(timef_pch_test PROPERTIES POSITION_INDEPENDENT_CODE OFF)
+    target_compile_options(timef_pch_test PRIVATE -fPIE)
     target_precompile_headers(timef_pch_test PRIVATE ${timef_pch_common} <gtest/gtest.h>
                               <gmock/gmock.h>)
     target_link_libraries(timef_pch_test PRIVATE nlohmann_json::nlohmann_json GTest::gtest

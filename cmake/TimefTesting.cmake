@@ -62,10 +62,11 @@ function(timef_test_compile_options target)
 endfunction()
 
 # Test objects that only ever link into executables are compiled position-independent for an
-# executable (-fpie, GCC's default) rather than for a shared library, so they can use the
-# executables' precompiled header (cmake/TimefPch.cmake).
+# executable (-fPIE, as CMake compiles the executables) rather than for a shared library, so they
+# can use the executables' precompiled header (cmake/TimefPch.cmake).
 function(timef_test_object_pie target)
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE OFF)
+  target_compile_options(${target} PRIVATE -fPIE)
 endfunction()
 
 # timef_test_support(NAME MODULES ... SOURCES ...)
