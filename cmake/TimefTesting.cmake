@@ -61,6 +61,14 @@ function(timef_test_compile_options target)
   endif()
 endfunction()
 
+# Test objects that only ever link into executables are compiled position-independent for an
+# executable (-fPIE, as CMake compiles the executables) rather than for a shared library, so they
+# can use the executables' precompiled header (cmake/TimefPch.cmake).
+function(timef_test_object_pie target)
+  set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE OFF)
+  target_compile_options(${target} PRIVATE -fPIE)
+endfunction()
+
 # timef_test_support(NAME MODULES ... SOURCES ...)
 # Test support code (fixtures shared by several test binaries and tools) as an OBJECT library,
 # compiled once; a test takes it with timef_add_test(... SUPPORT NAME). It sees the include paths of
@@ -68,6 +76,7 @@ endfunction()
 function(timef_test_support name)
   cmake_parse_arguments(ARG "" "" "MODULES;SOURCES" ${ARGN})
   add_library(${name} OBJECT ${ARG_SOURCES})
+  timef_test_object_pie(${name})
   timef_module_closure(closure ${ARG_MODULES})
   foreach(m IN LISTS closure)
     target_link_libraries(${name} PUBLIC timef_${m})

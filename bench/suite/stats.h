@@ -24,6 +24,10 @@ Summary Summarize(std::vector<double> samples);
 // {"median", "min", "max", "p99", "mean", "n"}.
 Json ToJson(const Summary& summary);
 
+// Seconds times these are milliseconds and microseconds (Stopwatch::Seconds() * kMs).
+inline constexpr double kMs = 1e3;
+inline constexpr double kUs = 1e6;
+
 // Seconds elapsed on the steady clock since construction.
 class Stopwatch {
  public:

@@ -14,8 +14,6 @@
 namespace timef::bench {
 namespace {
 
-constexpr double kMs = 1e3;
-constexpr double kUs = 1e6;
 // Signals per GetSignalValues + LoadValues call of `scan_values`.
 constexpr std::size_t kScanValuesBatch = 256;
 

@@ -11,9 +11,6 @@
 namespace timef::bench {
 namespace {
 
-constexpr double kMs = 1e3;
-constexpr double kUs = 1e6;
-
 std::filesystem::path ZarrRelease(const SuiteOptions& options, CorpusKind kind) {
   return PathsFor(options, kind).release.parent_path() / "zarr-release";
 }

@@ -23,14 +23,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A manifest larger than this is refused before it is parsed.
-constexpr std::uint64_t kMaxManifestBytes = std::uint64_t{256} << 20;
+// A fetched manifest larger than this is refused before it is parsed (docs/remote.md: 256 MiB,
+// where a local one is at most kMaxManifestBytes, 64 MiB).
+constexpr std::uint64_t kMaxRemoteManifestBytes = std::uint64_t{256} << 20;
 
 }  // namespace
 
 manifest::Manifest FetchManifest(remote::HttpClient& client, const std::string& manifest_url,
                                  std::string* bytes) {
-  const std::vector<std::byte> body = client.Fetch(manifest_url, kMaxManifestBytes);
+  const std::vector<std::byte> body = client.Fetch(manifest_url, kMaxRemoteManifestBytes);
   const std::string_view text(reinterpret_cast<const char*>(body.data()), body.size());
   manifest::Manifest m = manifest::ParseManifest(text, remote::RedactedUrl(manifest_url));
   if (bytes != nullptr) bytes->assign(text);

@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "core/enum_table.h"
+#include "dataset_text.h"
 #include "options.h"
 #include "progress.h"
 #include "release_dir.h"
@@ -69,13 +70,6 @@ fs::path OutputRoot(const Reader& reader) {
   throw ValidationError({.file = reader.path()}, "not in a registry (<root>/" + m.dataset_id + "/" +
                                                      m.metadata.dataset_version +
                                                      "); pass --root DIR");
-}
-
-int64_t OwnBytes(const manifest::Manifest& m) {
-  int64_t total = m.files.control.size;
-  for (const auto& part : m.files.time_series) total += part.size;
-  for (const auto& part : m.files.payloads) total += part.size;
-  return total;
 }
 
 void PrintWritten(const WriteResult& w) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "commands.h"
+#include "dataset_text.h"
 #include "options.h"
 #include "release_dir.h"
 #include "remote/url.h"
@@ -36,13 +37,6 @@ std::filesystem::path RootOf(const std::string& argument) {
   if (!argument.empty()) return argument;
   if (std::optional<std::filesystem::path> root = RegistryRoot()) return *root;
   throw ValidationError({.object = "registry root"}, "pass ROOT, --root DIR or set TIMEF_ROOT");
-}
-
-int64_t OwnBytes(const manifest::Manifest& m) {
-  int64_t total = m.files.control.size;
-  for (const auto& part : m.files.time_series) total += part.size;
-  for (const auto& part : m.files.payloads) total += part.size;
-  return total;
 }
 
 // `timef ls s3://bucket/prefix`: the same table for a registry on S3 (docs/remote.md "S3"),

@@ -39,6 +39,10 @@ int64_t TotalSize(const std::vector<manifest::FilePart>& parts) {
   return total;
 }
 
+int64_t OwnBytes(const manifest::Manifest& m) {
+  return m.files.control.size + TotalSize(m.files.time_series) + TotalSize(m.files.payloads);
+}
+
 std::string FormatBytes(int64_t bytes) {
   std::string digits = std::to_string(bytes);
   std::string grouped;

@@ -15,6 +15,9 @@ namespace timef::cli {
 // The bytes of the listed files (their manifest sizes).
 int64_t TotalSize(const std::vector<manifest::FilePart>& parts);
 
+// The bytes of a release's own files: its control file, time-series parts and payload parts.
+int64_t OwnBytes(const manifest::Manifest& m);
+
 // "1,234,567 B (1.2 MiB)"; plain "N B" below 1 KiB.
 std::string FormatBytes(int64_t bytes);
 
