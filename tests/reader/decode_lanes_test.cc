@@ -24,7 +24,7 @@ std::unique_ptr<testing::WrittenFixture> WriteEcgRecords() {
   WriteOptions options;
   options.data_page_target_bytes = 8 * 1024;
   options.row_group_target_bytes = 64 * 1024;
-  return testing::WriteFixture(options, 6);
+  return testing::CopyOfWrittenFixture("small pages", options, 6);
 }
 
 // The written values of every signal that has values, by signal ID (ID order is storage order).

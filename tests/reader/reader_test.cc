@@ -126,7 +126,7 @@ TEST(ReaderTest, IrregularOffsetsAreReadOnceAndSharedWithinARead) {
 }
 
 TEST(ReaderTest, LookupsByIdKeepOrderShareObjectsAndNameEveryMissingId) {
-  auto w = testing::WriteFixture({}, 3);
+  auto w = testing::WriteFixture(3);
   Reader reader = testing::OpenForRead(w->result.release_dir);
   const std::vector<int64_t> ids{3, 1, 3};
   auto records = reader.GetRecords(ids);
@@ -150,7 +150,7 @@ TEST(ReaderTest, LookupsByIdKeepOrderShareObjectsAndNameEveryMissingId) {
 }
 
 TEST(ReaderTest, RecordStreamsAreBoundedAndCheckIdsFirst) {
-  auto w = testing::WriteFixture({}, 5);
+  auto w = testing::WriteFixture(5);
   Reader reader = testing::OpenForRead(w->result.release_dir);
   EXPECT_EQ(reader.RecordIds().size(), 7u);
   RecordStream all = reader.IterRecords({.batch_size = 3});

@@ -18,10 +18,11 @@ using testing::FixtureCard;
 using testing::MakeFixture;
 using testing::TempDir;
 
-std::unique_ptr<testing::WrittenFixture> WriteTwoEcgRecords(WriteOptions options = {},
+std::unique_ptr<testing::WrittenFixture> WriteTwoEcgRecords(WriteOptions options,
                                                             int ecg_records = 2) {
   return testing::WriteFixture(std::move(options), ecg_records);
 }
+std::unique_ptr<testing::WrittenFixture> WriteTwoEcgRecords() { return testing::WriteFixture(2); }
 
 // Every signal of the written dataset with the ID of its record.
 std::vector<std::pair<std::shared_ptr<model::Signal>, int64_t>> AllSignals(

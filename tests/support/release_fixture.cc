@@ -5,6 +5,8 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <map>
+#include <mutex>
 
 namespace timef::testing {
 using namespace timef::model;  // NOLINT(google-build-using-namespace)
@@ -171,6 +173,52 @@ std::unique_ptr<WrittenFixture> WriteFixture(WriteOptions options, int ecg_recor
   options.compression_level = 3;
   w->result = WriteRelease(*w->fixture.dataset, FixtureCard(), w->root.path(), options);
   return w;
+}
+
+namespace {
+
+// The release WriteFixture(ecg_records) copies: written on first use in the process, removed at
+// its exit (a forked child leaves through _exit and never removes it).
+struct WrittenTemplate {
+  TempDir root;
+  WriteResult result;
+};
+
+const WrittenTemplate& TemplateFor(const std::string& key, WriteOptions options, int ecg_records) {
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, int>, std::unique_ptr<WrittenTemplate>> templates;
+  const std::lock_guard lock(mutex);
+  std::unique_ptr<WrittenTemplate>& slot = templates[{key, ecg_records}];
+  if (slot == nullptr) {
+    auto written = std::make_unique<WrittenTemplate>();
+    Fixture fixture = MakeFixture(ecg_records);
+    options.compression_level = 3;
+    written->result = WriteRelease(*fixture.dataset, FixtureCard(), written->root.path(), options);
+    slot = std::move(written);
+  }
+  return *slot;
+}
+
+}  // namespace
+
+std::unique_ptr<WrittenFixture> CopyOfWrittenFixture(const std::string& key, WriteOptions options,
+                                                     int ecg_records) {
+  const WrittenTemplate& written = TemplateFor(key, std::move(options), ecg_records);
+  auto w = std::make_unique<WrittenFixture>();
+  w->fixture = MakeFixture(ecg_records);
+  // What the writer did to the dataset it wrote: IDs assigned (in the same order, so the same
+  // IDs), then validated.
+  w->fixture.dataset->AssignIds();
+  (void)w->fixture.dataset->Validate();
+  fs::copy(written.root.path(), w->root.path(), fs::copy_options::recursive);
+  w->result = written.result;
+  w->result.release_dir =
+      w->root.path() / fs::relative(written.result.release_dir, written.root.path());
+  return w;
+}
+
+std::unique_ptr<WrittenFixture> WriteFixture(int ecg_records) {
+  return CopyOfWrittenFixture("default options", {}, ecg_records);
 }
 
 }  // namespace timef::testing

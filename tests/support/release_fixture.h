@@ -43,7 +43,16 @@ manifest::Card FixtureCard();
 // The fixture written as a release into its own temporary root.
 struct WrittenFixture;
 // `options` with zstd level 3 (tests need not pay for level 19).
-std::unique_ptr<WrittenFixture> WriteFixture(WriteOptions options = {}, int ecg_records = 1);
+std::unique_ptr<WrittenFixture> WriteFixture(WriteOptions options, int ecg_records = 1);
+// The same as a copy: the release is written once per process for each `key` and `ecg_records`
+// (the caller names its options: one key, one set of options), its files are copied into the
+// fixture's own root, and the fixture's dataset gets what the write does to it (IDs assigned in
+// the same order, so the same IDs; validated). A test may change or break its copy. Under ASan a
+// write of the fixture costs seconds of CPU, a copy milliseconds.
+std::unique_ptr<WrittenFixture> CopyOfWrittenFixture(const std::string& key, WriteOptions options,
+                                                     int ecg_records);
+// CopyOfWrittenFixture with the default options.
+std::unique_ptr<WrittenFixture> WriteFixture(int ecg_records = 1);
 
 // A fresh empty directory, removed by the destructor.
 using TempDir = ScratchDir;
