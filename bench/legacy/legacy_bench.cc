@@ -15,8 +15,8 @@
 
 #include "corpus/corpus.h"
 #include "legacy/legacy_fixture.h"
-#include "timef/legacy.h"
 #include "timef/reader.h"
+#include "timef/upgrade.h"
 
 namespace timef {
 namespace {

@@ -1,4 +1,6 @@
 // The legacy read (docs/format.md §15.6, §15.7): builds the native objects an upgrade writes.
+#include "legacy/legacy_read.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -329,7 +331,7 @@ class LegacyBuilder {
   LegacyBuilder(fs::path dir, const LegacyReadOptions& options)
       : dir_(std::move(dir)), options_(options), m_(legacy::ReadLegacyManifest(dir_)) {}
 
-  LegacyDataset Build() {
+  legacy::LegacyRead Build() {
     ReadStorages();
     ReadSchema();
     out_.card = BuildCard();
@@ -343,7 +345,7 @@ class LegacyBuilder {
     ReadRecords();
     ReadAnnotations();
     ReadTasks();
-    return std::move(out_);
+    return {std::move(out_), std::move(chunks_)};
   }
 
  private:
@@ -578,7 +580,15 @@ class LegacyBuilder {
             }
             signal->set_source_id(source_id);
             source->AddSignal(signal);
-            info.signals[Id(ts, "time_series_id", rows.path, S("time_series_id"))] = signal;
+            const std::string series = Id(ts, "time_series_id", rows.path, S("time_series_id"));
+            std::vector<ChunkLocator>& located = chunks_[*signal->id()];
+            for (const IndexRow& c : index_.at(series)) {
+              located.push_back({.value_path = c.chunk_file,
+                                 .major = c.row_group,
+                                 .minor = c.row,
+                                 .n_values = c.n_values});
+            }
+            info.signals[series] = signal;
           }
         }
         out_.dataset->AddRecord(record);
@@ -993,6 +1003,7 @@ class LegacyBuilder {
   std::unordered_map<std::string, RecordInfo> records_;
   std::unordered_map<std::string, AnnotationInfo> annotations_;
   LegacyDataset out_;
+  std::map<std::int64_t, std::vector<ChunkLocator>> chunks_;
 };
 
 }  // namespace
@@ -1007,8 +1018,16 @@ bool IsLegacyRelease(const fs::path& release_dir) {
 }
 
 LegacyDataset ReadLegacy(const fs::path& legacy_dir, const LegacyReadOptions& options) {
+  return std::move(LegacyBuilder(legacy_dir, options).Build().legacy);
+}
+
+namespace legacy {
+
+LegacyRead ReadLegacyWithChunks(const fs::path& legacy_dir, const LegacyReadOptions& options) {
   return LegacyBuilder(legacy_dir, options).Build();
 }
+
+}  // namespace legacy
 
 std::vector<manifest::FilePart> LegacyFiles(const fs::path& legacy_dir) {
   return legacy::ReadLegacyManifest(legacy_dir).AllFiles();

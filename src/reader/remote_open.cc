@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "core/paths.h"
 #include "reader/payload_sources.h"
 #include "reader/reader_state.h"
 #include "reader/remote_release.h"
@@ -69,7 +70,7 @@ Reader Reader::OpenRemote(const std::string& text, const ReaderOptions& options)
     for (const auto& pin : source.pins) add(source.dir, pin);
   }
   const manifest::FilePart control = m.files.control;
-  const fs::path cache_dir = remote::DefaultCacheDir();
+  const fs::path cache_dir = DefaultCacheDir();
   auto state = std::make_shared<ReaderState>(
       base, std::move(m), options, std::move(sources),
       std::make_shared<remote::HttpFileOpener>(client, std::move(sizes)));
