@@ -216,30 +216,9 @@ class ShardSource {
       cache.file = c.chunk_file;
       cache.row_group = c.row_group;
     }
-    const parquet::ColumnData& d = cache.data;
     parquet::ColumnData out;
-    out.physical_type = d.physical_type;
-    out.type_length = d.type_length;
-    out.num_rows = 1;
-    if (d.list_offsets.empty()) {
+    if (!values::SliceListRow(cache.data, c.row, out)) {
       Fail(c.chunk_file, what, "series " + series + ": not a list column");
-    }
-    const std::int64_t base = d.list_offsets.front();
-    const std::int64_t begin = d.list_offsets[c.row] - base;
-    const std::int64_t end = d.list_offsets[c.row + 1] - base;
-    out.list_offsets = {0, end - begin};
-    if (!d.list_validity.empty()) out.list_validity = {d.list_validity[c.row]};
-    const std::int32_t width = parquet::SlotWidth(d.physical_type, d.type_length);
-    if (width > 0) {
-      out.values.assign(d.values.begin() + begin * width, d.values.begin() + end * width);
-    } else {
-      const std::int64_t first = d.byte_offsets[begin];
-      out.values.assign(d.values.begin() + first, d.values.begin() + d.byte_offsets[end]);
-      for (std::int64_t i = begin; i <= end; ++i)
-        out.byte_offsets.push_back(d.byte_offsets[i] - first);
-    }
-    if (!d.validity.empty()) {
-      out.validity.assign(d.validity.begin() + begin, d.validity.begin() + end);
     }
     return out;
   }

@@ -78,7 +78,18 @@ model::ValueArray ChunkReader::Read(const ChunkRef& chunk, const model::Spec& sp
       if (scratch.values.capacity() > kKeepScratchBytes) scratch = parquet::ColumnData{};
     }
   } trim{scratch_};
-  reader.ReadRows(row_group, shard.values_column, row, row + 1, scratch_);
+  bool read = false;
+  if (reader.offset_index(row_group, shard.values_column) == nullptr) {
+    if (whole_.file != chunk.file || whole_.row_group != row_group) {
+      whole_.file.clear();
+      reader.ReadColumnChunk(row_group, shard.values_column, whole_.data);
+      whole_.file = chunk.file;
+      whole_.row_group = row_group;
+    }
+    read = SliceListRow(whole_.data, row, scratch_);
+    if (whole_.data.values.capacity() > kKeepWholeGroupBytes) whole_ = WholeGroup{};
+  }
+  if (!read) reader.ReadRows(row_group, shard.values_column, row, row + 1, scratch_);
   model::ValueArray values = RowToValues(scratch_, spec, chunk.locator.n_values, fail);
   ++closed_stats_.chunks_read;
   return values;
@@ -95,6 +106,7 @@ void ChunkReader::Clear() {
   for (const auto& [path, shard] : shards_)
     parquet::AddStats(closed_stats_.pages, shard->reader.stats());
   shards_.clear();
+  whole_ = WholeGroup{};
   dictionaries_->Clear();
 }
 
