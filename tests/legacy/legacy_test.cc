@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 #include "core/checksum.h"
 #include "legacy/id_codec.h"
@@ -358,6 +359,41 @@ TEST(LegacyInPlace, OpeningWritesNoValuesAnywhere) {
   }
   EXPECT_GT(FilesBelow(cache).size(), cached.size());
   EXPECT_TRUE(FilesBelow(tmp).empty());
+}
+
+// Several openers of one legacy content at once (threads here, processes alike): each builds
+// in a .part directory of its own and renames it into place, so all of them read, one catalog
+// stays, and no .part directory is left.
+TEST(LegacyInPlace, ConcurrentOpensShareOneCatalog) {
+  ScratchDir scratch;
+  const fs::path legacy = scratch.path() / "legacy";
+  WriteLegacyFixture(legacy);
+  const fs::path cache = scratch.path() / "cache";
+  ScopedEnv cache_dir("TIMEF_CACHE_DIR", cache.string());
+  std::vector<std::int64_t> tasks(3, -1);
+  std::vector<std::string> errors(3);
+  {
+    std::vector<std::thread> openers;
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+      openers.emplace_back([&, i] {
+        try {
+          tasks[i] = Reader::Open(legacy).ReadTaskTable().num_rows();
+        } catch (const std::exception& e) {
+          errors[i] = e.what();
+        }
+      });
+    }
+    for (auto& opener : openers) opener.join();
+  }
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    EXPECT_EQ(tasks[i], 10) << errors[i];
+  }
+  std::vector<std::string> entries;
+  for (const auto& entry : fs::directory_iterator(cache / "legacy-catalogs")) {
+    entries.push_back(entry.path().filename().string());
+  }
+  ASSERT_EQ(entries.size(), 1u) << ::testing::PrintToString(entries);
+  EXPECT_EQ(entries[0].find(".part"), std::string::npos);
 }
 
 TEST(LegacyIdCodec, RoundTripsCanonicalUuids) {
