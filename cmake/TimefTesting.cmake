@@ -37,7 +37,9 @@ function(timef_register_gtest target)
   if(ARG_TIMEOUT)
     list(APPEND props TIMEOUT ${ARG_TIMEOUT})
   endif()
-  set(out "TIMEF_TEST_OUT=${CMAKE_BINARY_DIR}/test-out")
+  # TIMEF_CACHE_DIR: what a test caches (a legacy directory's metadata catalog, docs/format.md
+  # §15.8; remote catalogs) stays in the build tree, not in the user's ~/.cache.
+  set(out "TIMEF_TEST_OUT=${CMAKE_BINARY_DIR}/test-out;TIMEF_CACHE_DIR=${CMAKE_BINARY_DIR}/test-out/cache")
   if(TIMEF_TEST_PER_CASE)
     gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60 PROPERTIES ENVIRONMENT "${out}" ${props})
     return()

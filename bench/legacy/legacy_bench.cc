@@ -1,7 +1,8 @@
 // Legacy ECG corpus (issue 18): the medium ECG size (300 records × 12 leads × 5,000 float32 at
 // 500 Hz, docs/benchmarks.md) in the legacy layout, chunks of 2,500 values, 1,024 chunks per shard.
-//   BM_LegacyFullPass   Reader::Open on the legacy directory (the native scratch write included)
-//                       and every signal's values loaded by ID
+//   BM_LegacyFullPass   Reader::Open on the legacy directory (its metadata catalog built in the
+//                       cache directory by the first iteration, reused by the second) and every
+//                       signal's values loaded by ID, read in place from the legacy shards
 //   BM_LegacyReadDirect ReadLegacy and every signal's values loaded (no native write)
 //   BM_NativeFullPass   the same full pass on the upgraded release
 //   BM_Upgrade          timef::Upgrade into a fresh root (zstd 19, the defaults)
@@ -15,8 +16,8 @@
 
 #include "corpus/corpus.h"
 #include "legacy/legacy_fixture.h"
-#include "timef/legacy.h"
 #include "timef/reader.h"
+#include "timef/upgrade.h"
 
 namespace timef {
 namespace {

@@ -3,8 +3,8 @@
 //
 //   upgrade LEGACY_DIR OUT_ROOT
 #include <timef/error.h>
-#include <timef/legacy.h>
 #include <timef/reader.h>
+#include <timef/upgrade.h>
 
 #include <iostream>
 

@@ -1,10 +1,12 @@
-// Reading and upgrading datasets of the legacy layout (docs/format.md §15): Parquet control tables
-// (records/, annotations/, time_series_index/, tasks/task=T/), string or 16-byte UUID IDs, values
-// in Parquet shards addressed by (chunk_file, row group, row).
+// Reading datasets of the legacy layout (docs/format.md §15): Parquet control tables (records/,
+// annotations/, time_series_index/, tasks/task=T/), string or 16-byte UUID IDs, values in Parquet
+// shards addressed by (chunk_file, row group, row). Upgrading one to a native release is
+// timef/upgrade.h.
 //
 // ReadLegacy() builds exactly the objects and IDs that Upgrade() writes (docs/format.md §15.6,
-// §15.7): an upgrade is a legacy read followed by a native write (timef::WriteRelease), and
-// Reader::Open on a legacy directory reads that same native form.
+// §15.7). Reader::Open on a legacy directory reads that same native form without writing it: a
+// metadata catalog in the cache directory, whose chunk locators name the legacy shards, so the
+// values are read in place (docs/format.md §15.8).
 //
 // Ownership and lifetime: the returned dataset is the caller's. Signal values stay in the legacy
 // shards until loaded: each signal's loader reads them through a shared chunk reader that the
@@ -17,7 +19,6 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,7 +26,6 @@
 
 #include "timef/manifest.h"
 #include "timef/model.h"
-#include "timef/writer.h"
 
 namespace timef {
 
@@ -61,25 +61,5 @@ std::vector<manifest::FilePart> LegacyFiles(const std::filesystem::path& legacy_
 // Hashes every file the legacy manifest lists; FileError naming the first file that is missing or
 // whose size or checksum differs.
 void VerifyLegacy(const std::filesystem::path& legacy_dir);
-
-struct UpgradeOptions {
-  // The version written; nullopt = the legacy version.
-  std::optional<std::string> version;
-  // Options of the native write (its upgraded_from is set by Upgrade).
-  WriteOptions write;
-  // Called once per warning as it is found (the result lists them too).
-  std::function<void(const std::string&)> warn;
-};
-
-struct UpgradeResult {
-  WriteResult written;
-  std::vector<std::string> warnings;
-};
-
-// docs/format.md §15.6: ReadLegacy + WriteRelease into `<out_root>/<dataset_id>/<version>`, with
-// `build_env.upgraded_from`. ValidationError when the target is the legacy directory itself (same
-// root at the same version).
-UpgradeResult Upgrade(const std::filesystem::path& legacy_dir,
-                      const std::filesystem::path& out_root, const UpgradeOptions& options = {});
 
 }  // namespace timef

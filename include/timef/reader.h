@@ -135,7 +135,8 @@ struct ReaderOptions {
   // release when it sits at `<root>/<dataset_id>/<version>`; a release with payload sources
   // elsewhere then raises ValidationError at Open.
   std::optional<std::filesystem::path> sources_root;
-  // The download cache of a remote release's catalog (docs/remote.md "Cache"). nullopt:
+  // The download cache of a remote release's catalog (docs/remote.md "Cache") and of a legacy
+  // directory's metadata catalog (docs/format.md §15.8). nullopt:
   // $TIMEF_CACHE_DIR, else $XDG_CACHE_HOME/timef, else $HOME/.cache/timef (ValidationError at Open
   // of a remote release when none is set).
   std::optional<std::filesystem::path> cache_dir;

@@ -18,6 +18,7 @@
 #include "timef/registry.h"
 #include "timef/remote.h"
 #include "timef/units.h"
+#include "timef/upgrade.h"
 #include "timef/value_pages.h"
 #include "timef/version.h"
 #include "timef/vocabulary.h"

@@ -2,7 +2,7 @@
 // the whole write; value loaders (Python callables) and the progress callback take it back while
 // they run, so a dataset larger than memory streams through one loader call per signal.
 #include "py_common.h"
-#include "timef/legacy.h"
+#include "timef/upgrade.h"
 #include "timef/write_options.h"
 #include "timef/writer.h"
 

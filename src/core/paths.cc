@@ -1,6 +1,8 @@
 #include "core/paths.h"
 
 #include <charconv>
+#include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "core/text.h"
@@ -10,6 +12,12 @@ namespace timef {
 namespace {
 
 constexpr std::string_view kPlaceholder = "{:08d}";
+
+std::optional<std::string> Env(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') return std::nullopt;
+  return std::string(value);
+}
 
 }  // namespace
 
@@ -69,6 +77,14 @@ void CheckRelativePath(std::string_view field, std::string_view path) {
     throw ValidationError(ErrorSite{.where = std::string(field)},
                           problem + " (path '" + core::PrintableForMessage(path) + "')");
   }
+}
+
+std::filesystem::path DefaultCacheDir() {
+  if (auto dir = Env("TIMEF_CACHE_DIR")) return std::filesystem::path(*dir);
+  if (auto dir = Env("XDG_CACHE_HOME")) return std::filesystem::path(*dir) / "timef";
+  if (auto home = Env("HOME")) return std::filesystem::path(*home) / ".cache" / "timef";
+  throw ValidationError({.object = "cache directory"},
+                        "none of TIMEF_CACHE_DIR, XDG_CACHE_HOME and HOME is set");
 }
 
 }  // namespace timef

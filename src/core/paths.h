@@ -1,7 +1,8 @@
-// Relative paths and part numbers (docs/format.md §2.2, §2.3).
+// Relative paths and part numbers (docs/format.md §2.2, §2.3), and the cache directory.
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -24,5 +25,11 @@ void CheckRelativePath(std::string_view field, std::string_view path);
 
 // Same rules; returns the problem ("" when the path is fine) instead of throwing.
 std::string RelativePathProblem(std::string_view path);
+
+// The cache directory of this user (remote catalogs, docs/remote.md "Cache"; legacy metadata
+// catalogs, docs/format.md §15.8): $TIMEF_CACHE_DIR, else $XDG_CACHE_HOME/timef, else
+// $HOME/.cache/timef (an empty variable counts as unset). ValidationError when none of the three
+// is set.
+std::filesystem::path DefaultCacheDir();
 
 }  // namespace timef

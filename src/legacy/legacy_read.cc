@@ -1,4 +1,6 @@
 // The legacy read (docs/format.md §15.6, §15.7): builds the native objects an upgrade writes.
+#include "legacy/legacy_read.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -214,30 +216,9 @@ class ShardSource {
       cache.file = c.chunk_file;
       cache.row_group = c.row_group;
     }
-    const parquet::ColumnData& d = cache.data;
     parquet::ColumnData out;
-    out.physical_type = d.physical_type;
-    out.type_length = d.type_length;
-    out.num_rows = 1;
-    if (d.list_offsets.empty()) {
+    if (!values::SliceListRow(cache.data, c.row, out)) {
       Fail(c.chunk_file, what, "series " + series + ": not a list column");
-    }
-    const std::int64_t base = d.list_offsets.front();
-    const std::int64_t begin = d.list_offsets[c.row] - base;
-    const std::int64_t end = d.list_offsets[c.row + 1] - base;
-    out.list_offsets = {0, end - begin};
-    if (!d.list_validity.empty()) out.list_validity = {d.list_validity[c.row]};
-    const std::int32_t width = parquet::SlotWidth(d.physical_type, d.type_length);
-    if (width > 0) {
-      out.values.assign(d.values.begin() + begin * width, d.values.begin() + end * width);
-    } else {
-      const std::int64_t first = d.byte_offsets[begin];
-      out.values.assign(d.values.begin() + first, d.values.begin() + d.byte_offsets[end]);
-      for (std::int64_t i = begin; i <= end; ++i)
-        out.byte_offsets.push_back(d.byte_offsets[i] - first);
-    }
-    if (!d.validity.empty()) {
-      out.validity.assign(d.validity.begin() + begin, d.validity.begin() + end);
     }
     return out;
   }
@@ -329,7 +310,7 @@ class LegacyBuilder {
   LegacyBuilder(fs::path dir, const LegacyReadOptions& options)
       : dir_(std::move(dir)), options_(options), m_(legacy::ReadLegacyManifest(dir_)) {}
 
-  LegacyDataset Build() {
+  legacy::LegacyRead Build() {
     ReadStorages();
     ReadSchema();
     out_.card = BuildCard();
@@ -343,7 +324,7 @@ class LegacyBuilder {
     ReadRecords();
     ReadAnnotations();
     ReadTasks();
-    return std::move(out_);
+    return {std::move(out_), std::move(chunks_)};
   }
 
  private:
@@ -578,7 +559,15 @@ class LegacyBuilder {
             }
             signal->set_source_id(source_id);
             source->AddSignal(signal);
-            info.signals[Id(ts, "time_series_id", rows.path, S("time_series_id"))] = signal;
+            const std::string series = Id(ts, "time_series_id", rows.path, S("time_series_id"));
+            std::vector<ChunkLocator>& located = chunks_[*signal->id()];
+            for (const IndexRow& c : index_.at(series)) {
+              located.push_back({.value_path = c.chunk_file,
+                                 .major = c.row_group,
+                                 .minor = c.row,
+                                 .n_values = c.n_values});
+            }
+            info.signals[series] = signal;
           }
         }
         out_.dataset->AddRecord(record);
@@ -993,6 +982,7 @@ class LegacyBuilder {
   std::unordered_map<std::string, RecordInfo> records_;
   std::unordered_map<std::string, AnnotationInfo> annotations_;
   LegacyDataset out_;
+  std::map<std::int64_t, std::vector<ChunkLocator>> chunks_;
 };
 
 }  // namespace
@@ -1007,8 +997,16 @@ bool IsLegacyRelease(const fs::path& release_dir) {
 }
 
 LegacyDataset ReadLegacy(const fs::path& legacy_dir, const LegacyReadOptions& options) {
+  return std::move(LegacyBuilder(legacy_dir, options).Build().legacy);
+}
+
+namespace legacy {
+
+LegacyRead ReadLegacyWithChunks(const fs::path& legacy_dir, const LegacyReadOptions& options) {
   return LegacyBuilder(legacy_dir, options).Build();
 }
+
+}  // namespace legacy
 
 std::vector<manifest::FilePart> LegacyFiles(const fs::path& legacy_dir) {
   return legacy::ReadLegacyManifest(legacy_dir).AllFiles();

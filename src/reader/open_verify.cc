@@ -6,8 +6,9 @@
 #include <system_error>
 
 #include "core/checksum.h"
+#include "core/paths.h"
 #include "core/release_files.h"
-#include "legacy/materialize.h"
+#include "legacy/legacy_catalog.h"
 #include "manifest/release_directory.h"
 #include "reader/payload_sources.h"
 #include "reader/reader_state.h"
@@ -110,12 +111,13 @@ Reader Reader::Open(const fs::path& release_dir, const ReaderOptions& options) {
   }
   manifest::CheckReleaseDirectory(release_dir);
   if (IsLegacyRelease(release_dir)) {
-    // docs/format.md §15.1: read through the native form the upgrade would write.
-    legacy::MaterializedRelease native = legacy::Materialize(release_dir);
-    Reader reader = Open(native.native_dir, options);
-    reader.state_->set_legacy_origin(
-        {release_dir, std::move(native.legacy_files), std::move(native.scratch)});
-    return reader;
+    // docs/format.md §15.8: the native form the upgrade would write, as a metadata catalog in the
+    // cache directory whose locators name the legacy shards (values read in place).
+    legacy::LegacyCatalog catalog = legacy::OpenLegacyCatalog(
+        release_dir, options.cache_dir ? *options.cache_dir : DefaultCacheDir());
+    auto state = std::make_shared<ReaderState>(release_dir, std::move(catalog.manifest), options);
+    state->set_legacy_origin({release_dir, std::move(catalog.legacy_files), catalog.dir});
+    return Reader(std::move(state));
   }
   return Open(OpenLocalVersion(release_dir, options.sources_root), options);
 }

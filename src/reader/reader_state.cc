@@ -72,8 +72,8 @@ catalog::CatalogLease ReaderState::Lease() {
     }
   }
   if (!catalog_) {
-    catalog_ = std::make_unique<catalog::CatalogReader>(release_dir_ / manifest_.files.control.path,
-                                                        IdentityOf(manifest_));
+    catalog_ = std::make_unique<catalog::CatalogReader>(
+        MetadataDir() / manifest_.files.control.path, IdentityOf(manifest_));
   }
   if (!catalog_->is_open()) ++catalog_opens_;
   ++catalog_requests_;
@@ -168,7 +168,8 @@ fs::path ReaderState::Resolve(const std::optional<std::string>& payload_source,
   if (!problem.empty()) {
     throw FormatError({.file = release_dir_ / manifest::kControlFileName, .where = what}, problem);
   }
-  return (source != nullptr ? source->dir : release_dir_) / path;
+  if (source != nullptr) return source->dir / path;
+  return (values_file ? release_dir_ : MetadataDir()) / path;
 }
 
 fs::path ReaderState::ResolveFile(const ChunkLocator& locator, const std::string& what) const {

@@ -72,13 +72,14 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   std::shared_ptr<parquet::RandomAccessFile> OpenFile(const std::filesystem::path& file) const {
     return files_->Open(file);
   }
-  // A legacy directory opened through its native form (docs/format.md §15.1): the directory the
-  // caller opened, the legacy manifest's parts (what Verify hashes) and the owner of the scratch
-  // directory holding the native form (release_dir()).
+  // A legacy directory read in place (docs/format.md §15.8): release_dir() is the directory the
+  // caller opened, whose values shards the catalog's locators name; `files` are the legacy
+  // manifest's parts (what Verify hashes); `catalog_dir` holds the metadata catalog (the
+  // manifest's control and payload files). Set before the first read.
   struct LegacyOrigin {
     std::filesystem::path dir;
     std::vector<manifest::FilePart> files;
-    std::shared_ptr<void> scratch;
+    std::filesystem::path catalog_dir;
   };
   void set_legacy_origin(LegacyOrigin origin) { legacy_ = std::move(origin); }
   const std::optional<LegacyOrigin>& legacy_origin() const { return legacy_; }
@@ -165,6 +166,11 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   };
   // `requested` for `plan`; `parents_only` all lazy (the same object when `plan` is).
   ResolverPair Resolvers(const LoadPlan& plan);
+
+  // Where the own control and payload files are: release_dir_, or a legacy directory's catalog.
+  const std::filesystem::path& MetadataDir() const {
+    return legacy_ ? legacy_->catalog_dir : release_dir_;
+  }
 
   enum class StoredFile { kValues, kPayload };
   std::filesystem::path Resolve(const std::optional<std::string>& payload_source,

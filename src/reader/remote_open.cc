@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "core/paths.h"
 #include "reader/payload_sources.h"
 #include "reader/reader_state.h"
 #include "reader/remote_release.h"
@@ -97,7 +98,7 @@ Reader Reader::Open(const DatasetVersion& version, const ReaderOptions& options)
                                              parts.transport);
   if (parts.client) {
     const manifest::FilePart control = parts.manifest.files.control;
-    const fs::path cache_dir = options.cache_dir ? *options.cache_dir : remote::DefaultCacheDir();
+    const fs::path cache_dir = options.cache_dir ? *options.cache_dir : DefaultCacheDir();
     const std::string control_url = (parts.location / control.path).string();
     state->set_catalog_file([client = parts.client, control_url, control, cache_dir] {
       return remote::CachedObject(*client, control_url, std::string(manifest::kControlFileName),

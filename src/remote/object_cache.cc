@@ -15,12 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::optional<std::string> Env(const char* name) {
-  const char* value = std::getenv(name);
-  if (value == nullptr || *value == '\0') return std::nullopt;
-  return std::string(value);
-}
-
 // A random name part: with the pid, no two downloads share a .part file.
 std::uint64_t NextDownload() {
   std::random_device random;
@@ -28,14 +22,6 @@ std::uint64_t NextDownload() {
 }
 
 }  // namespace
-
-fs::path DefaultCacheDir() {
-  if (auto dir = Env("TIMEF_CACHE_DIR")) return fs::path(*dir);
-  if (auto dir = Env("XDG_CACHE_HOME")) return fs::path(*dir) / "timef";
-  if (auto home = Env("HOME")) return fs::path(*home) / ".cache" / "timef";
-  throw ValidationError({.object = "cache directory"},
-                        "none of TIMEF_CACHE_DIR, XDG_CACHE_HOME and HOME is set");
-}
 
 fs::path CachedObject(HttpClient& client, const std::string& url, const std::string& name,
                       std::uint64_t size, const std::string& checksum, const fs::path& cache_dir) {

@@ -16,15 +16,12 @@
 
 namespace timef::remote {
 
-// $TIMEF_CACHE_DIR, else $XDG_CACHE_HOME/timef, else $HOME/.cache/timef. ValidationError when
-// none of the three is set.
-std::filesystem::path DefaultCacheDir();
-
 // The local copy of the object at `url` (a full URL) whose manifest records `size` bytes and
-// `checksum` ("sha256:<hex>"): `<cache_dir>/objects/<hex>/<name>`. A copy already there is hashed
-// and used when it matches (a damaged one is removed and fetched again); a missing one is
-// downloaded. FormatError naming the redacted URL when the download does not match the manifest;
-// HttpClient's errors; FileError for a cache that cannot be written.
+// `checksum` ("sha256:<hex>"): `<cache_dir>/objects/<hex>/<name>` (cache_dir: DefaultCacheDir() of
+// core/paths.h). A copy already there is hashed and used when it matches (a damaged one is removed
+// and fetched again); a missing one is downloaded. FormatError naming the redacted URL when the
+// download does not match the manifest; HttpClient's errors; FileError for a cache that cannot be
+// written.
 std::filesystem::path CachedObject(HttpClient& client, const std::string& url,
                                    const std::string& name, std::uint64_t size,
                                    const std::string& checksum,

@@ -74,7 +74,18 @@ model::ValueArray ChunkReader::Read(const ChunkRef& chunk, const model::Spec& sp
       if (scratch.values.capacity() > kKeepScratchBytes) scratch = parquet::ColumnData{};
     }
   } trim{scratch_};
-  reader.ReadRows(row_group, shard.values_column, row, row + 1, scratch_);
+  bool read = false;
+  if (reader.offset_index(row_group, shard.values_column) == nullptr) {
+    if (whole_.file != chunk.file || whole_.row_group != row_group) {
+      whole_.file.clear();
+      reader.ReadColumnChunk(row_group, shard.values_column, whole_.data);
+      whole_.file = chunk.file;
+      whole_.row_group = row_group;
+    }
+    read = SliceListRow(whole_.data, row, scratch_);
+    if (whole_.data.values.capacity() > kKeepWholeGroupBytes) whole_ = WholeGroup{};
+  }
+  if (!read) reader.ReadRows(row_group, shard.values_column, row, row + 1, scratch_);
   model::ValueArray values = RowToValues(scratch_, spec, chunk.locator.n_values, fail);
   ++chunks_read_;
   return values;
@@ -89,6 +100,7 @@ ChunkReaderStats ChunkReader::stats() const {
 
 void ChunkReader::Clear() {
   shards_.Clear();
+  whole_ = WholeGroup{};
   dictionaries_->Clear();
 }
 

@@ -1,14 +1,15 @@
 // Reads chunks of signal values back from Parquet shards (docs/format.md §7.6–§7.7), written by
 // timef or by any Parquet writer: checks the `values` leaf against the spec's dtype, then decodes
 // only the page(s) holding the chunk's row through the OffsetIndex (the whole column chunk when the
-// file has no page index). Shards are opened on first use and kept open (their footers parsed
-// once); the decoded dictionaries of every shard share one cache of a fixed byte budget, so random
-// reads that come back to a row group decode only their data pages. Not thread-safe: one
-// ChunkReader per thread; several may share one dictionary cache (it locks itself), which is how a
-// reader's decode lanes run in parallel (docs/architecture.md "Decode lanes"). With a decode
-// budget (docs/format.md §7.7), every shard's decompressed pages are charged to it, and a page it
-// cannot take is a FormatError naming the shard; between reads each shard keeps at most its
-// parked pages and one small buffer, so many open shards cannot pile up large pages.
+// file has no page index, kept for the next chunks of the same row group). Shards are opened on
+// first use and kept open (their footers parsed once); the decoded dictionaries of every shard
+// share one cache of a fixed byte budget, so random reads that come back to a row group decode only
+// their data pages. Not thread-safe: one ChunkReader per thread; several may share one dictionary
+// cache (it locks itself), which is how a reader's decode lanes run in parallel
+// (docs/architecture.md "Decode lanes"). With a decode budget (docs/format.md §7.7), every shard's
+// decompressed pages are charged to it, and a page it cannot take is a FormatError naming the
+// shard; between reads each shard keeps at most its parked pages and one small buffer, so many open
+// shards cannot pile up large pages.
 #pragma once
 
 #include <cstdint>
@@ -80,6 +81,17 @@ class ChunkReader {
   // Decoded rows before they become a ValueArray; kept between reads up to this size.
   static constexpr std::size_t kKeepScratchBytes = std::size_t{2} << 20;
   parquet::ColumnData scratch_;
+  // A shard without a page index (another writer's, e.g. a legacy directory read in place):
+  // finding one row means decoding every page before it, so the values column of the last row
+  // group read is decoded whole and kept (one per reader, up to kKeepWholeGroupBytes), and the
+  // rows of consecutive chunks are sliced from it.
+  static constexpr std::size_t kKeepWholeGroupBytes = std::size_t{64} << 20;
+  struct WholeGroup {
+    std::filesystem::path file;
+    int row_group = -1;
+    parquet::ColumnData data;
+  };
+  WholeGroup whole_;
   parquet::OpenFiles<OpenShard> shards_;
   std::uint64_t chunks_read_ = 0;
 };

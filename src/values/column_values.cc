@@ -137,4 +137,31 @@ model::ValueArray RowToValues(const parquet::ColumnData& row, const model::Spec&
   return {};
 }
 
+bool SliceListRow(const parquet::ColumnData& whole, std::int64_t row, parquet::ColumnData& out) {
+  if (row < 0 || whole.list_offsets.size() < static_cast<std::size_t>(row) + 2) return false;
+  out.Clear();
+  out.physical_type = whole.physical_type;
+  out.type_length = whole.type_length;
+  out.num_rows = 1;
+  const std::int64_t base = whole.list_offsets.front();
+  const std::int64_t begin = whole.list_offsets[row] - base;
+  const std::int64_t end = whole.list_offsets[row + 1] - base;
+  out.list_offsets = {0, end - begin};
+  if (!whole.list_validity.empty()) out.list_validity = {whole.list_validity[row]};
+  const std::int32_t width = parquet::SlotWidth(whole.physical_type, whole.type_length);
+  if (width > 0) {
+    out.values.assign(whole.values.begin() + begin * width, whole.values.begin() + end * width);
+  } else {
+    const std::int64_t first = whole.byte_offsets[begin];
+    out.values.assign(whole.values.begin() + first, whole.values.begin() + whole.byte_offsets[end]);
+    for (std::int64_t i = begin; i <= end; ++i) {
+      out.byte_offsets.push_back(whole.byte_offsets[i] - first);
+    }
+  }
+  if (!whole.validity.empty()) {
+    out.validity.assign(whole.validity.begin() + begin, whole.validity.begin() + end);
+  }
+  return true;
+}
+
 }  // namespace timef::values

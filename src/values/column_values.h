@@ -19,4 +19,10 @@ model::ValueArray RowToValues(const parquet::ColumnData& row, const model::Spec&
                               std::int64_t n_values,
                               const std::function<void(const std::string&)>& fail);
 
+// Row `row` of a decoded list column holding every row of a row group, copied into `out` as a
+// one-row column (list offsets from 0). False, and `out` untouched, when `whole` is not a list
+// column or has no such row. For shards without a page index, where finding one row means
+// decoding every page before it: their row group is decoded once and its rows sliced out.
+bool SliceListRow(const parquet::ColumnData& whole, std::int64_t row, parquet::ColumnData& out);
+
 }  // namespace timef::values

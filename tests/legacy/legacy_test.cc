@@ -6,16 +6,23 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
 #include <sstream>
+#include <thread>
 
 #include "core/checksum.h"
 #include "legacy/id_codec.h"
 #include "legacy/legacy_fixture.h"
+#include "parquet/file_reader.h"
 #include "support/scratch_dir.h"
 #include "timef/error.h"
 #include "timef/model/dump.h"
 #include "timef/reader.h"
+#include "timef/upgrade.h"
 
 namespace timef {
 namespace {
@@ -212,7 +219,13 @@ TEST_P(LegacyFixtureTest, ReaderOnLegacyEqualsReaderOnUpgrade) {
   const Json dump_b = model::DumpDataset(*b, {.values = true});
   EXPECT_EQ(dump_a.dump(), dump_b.dump());
   EXPECT_EQ(direct.manifest().schema, upgraded.manifest().schema);
-  EXPECT_EQ(direct.manifest().counts, upgraded.manifest().counts);
+  // Every count but signal_chunks: the legacy directory is read in place, in its 14 legacy
+  // chunks (docs/format.md §15.8); the upgrade wrote each signal's values as one chunk.
+  manifest::Counts direct_counts = direct.manifest().counts;
+  EXPECT_EQ(direct_counts.signal_chunks, 14);
+  EXPECT_EQ(upgraded.manifest().counts.signal_chunks, 8);
+  direct_counts.signal_chunks = upgraded.manifest().counts.signal_chunks;
+  EXPECT_EQ(direct_counts, upgraded.manifest().counts);
   EXPECT_EQ(direct.manifest().build_env.upgraded_from, upgraded.manifest().build_env.upgraded_from);
   // Values by ID and step windows, both sides.
   for (std::int64_t id = 1; id <= 8; ++id) {
@@ -235,6 +248,152 @@ TEST_P(LegacyFixtureTest, ReaderOnLegacyEqualsReaderOnUpgrade) {
   EXPECT_EQ(*offsets, (std::vector<std::int64_t>{0, 5, 17, 30}));
   EXPECT_EQ(direct.ReadTaskTable().num_rows(), 10);
   EXPECT_EQ(direct.ReadAnnotationTable().num_rows(), upgraded.ReadAnnotationTable().num_rows());
+}
+
+// Sets an environment variable for one scope and restores the previous value.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_) {
+      ::setenv(name_, old_->c_str(), 1);
+    } else {
+      ::unsetenv(name_);
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// Every regular file below `dir`, relative to it, with its size.
+std::map<std::string, std::uintmax_t> FilesBelow(const fs::path& dir) {
+  std::map<std::string, std::uintmax_t> out;
+  if (!fs::exists(dir)) return out;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file()) {
+      out[entry.path().lexically_relative(dir).generic_string()] = entry.file_size();
+    }
+  }
+  return out;
+}
+
+std::uintmax_t TotalBytes(const std::map<std::string, std::uintmax_t>& files) {
+  std::uintmax_t total = 0;
+  for (const auto& [path, size] : files) total += size;
+  return total;
+}
+
+// Issue 32: opening a legacy directory writes no values anywhere. With TMPDIR and TIMEF_CACHE_DIR
+// pointed at fresh directories, an open reader has left nothing in TMPDIR, and in the cache only
+// the metadata catalog of docs/format.md §15.8 (manifest.json, control.duckdb and payload files:
+// no Parquet file there has a `values` column); it reads the values the upgraded release holds.
+// A second open reuses that catalog; a legacy directory whose content changed gets a new one.
+TEST(LegacyInPlace, OpeningWritesNoValuesAnywhere) {
+  ScratchDir scratch;
+  const fs::path legacy = scratch.path() / "legacy";
+  WriteLegacyFixture(legacy);
+  const UpgradeResult result = Upgrade(legacy, scratch.path() / "out");
+  const fs::path tmp = scratch.path() / "tmp";
+  const fs::path cache = scratch.path() / "cache";
+  fs::create_directories(tmp);
+  fs::create_directories(cache);
+  ScopedEnv tmpdir("TMPDIR", tmp.string());
+  ScopedEnv cache_dir("TIMEF_CACHE_DIR", cache.string());
+  const auto legacy_before = FilesBelow(legacy);
+  std::map<std::string, std::uintmax_t> cached;
+  {
+    Reader direct = Reader::Open(legacy);
+    Reader upgraded = Reader::Open(result.written.release_dir);
+    const auto a = direct.Read(LoadPlan::AllEager());
+    const auto in_tmp = FilesBelow(tmp);
+    cached = FilesBelow(cache);
+    std::cout << "scratch space used by an open legacy reader: TMPDIR " << TotalBytes(in_tmp)
+              << " bytes in " << in_tmp.size() << " files, cache " << TotalBytes(cached)
+              << " bytes in " << cached.size() << " files (the upgraded release's values shards: ";
+    std::uintmax_t shards = 0;
+    for (const auto& part : result.written.manifest.files.time_series) shards += part.size;
+    std::cout << shards << " bytes)\n";
+    EXPECT_TRUE(in_tmp.empty()) << ::testing::PrintToString(in_tmp);
+    ASSERT_FALSE(cached.empty());
+    for (const auto& [path, size] : cached) {
+      const std::string name = fs::path(path).filename().string();
+      EXPECT_TRUE(name == "manifest.json" || name == "control.duckdb" ||
+                  path.find("/payloads/") != std::string::npos)
+          << path;
+      EXPECT_EQ(path.find("time_series"), std::string::npos) << path;
+      if (fs::path(path).extension() == ".parquet") {
+        const auto file = parquet::FileReader::OpenFile(cache / path);
+        for (const auto& column : file.columns()) EXPECT_NE(column.name, "values") << path;
+      }
+    }
+    // The values read in place equal those of the upgraded release.
+    const auto b = upgraded.Read(LoadPlan::AllEager());
+    EXPECT_EQ(model::DumpDataset(*a, {.values = true}).dump(),
+              model::DumpDataset(*b, {.values = true}).dump());
+    for (std::int64_t id = 1; id <= 8; ++id) {
+      EXPECT_EQ(*direct.GetSignalValues(id).LoadValues(),
+                *upgraded.GetSignalValues(id).LoadValues())
+          << "signal " << id;
+    }
+  }
+  EXPECT_EQ(FilesBelow(legacy), legacy_before) << "the legacy directory was written to";
+  // Opened again: the same catalog, nothing new.
+  {
+    Reader again = Reader::Open(legacy);
+    EXPECT_EQ(again.ReadTaskTable().num_rows(), 10);
+    EXPECT_EQ(FilesBelow(cache), cached);
+  }
+  // Another content at the same path: a catalog of its own.
+  fs::remove_all(legacy);
+  WriteLegacyFixture(legacy, {.uuid16 = true});
+  {
+    Reader changed = Reader::Open(legacy);
+    EXPECT_EQ(changed.ReadTaskTable().num_rows(), 10);
+  }
+  EXPECT_GT(FilesBelow(cache).size(), cached.size());
+  EXPECT_TRUE(FilesBelow(tmp).empty());
+}
+
+// Several openers of one legacy content at once (threads here, processes alike): each builds
+// in a .part directory of its own and renames it into place, so all of them read, one catalog
+// stays, and no .part directory is left.
+TEST(LegacyInPlace, ConcurrentOpensShareOneCatalog) {
+  ScratchDir scratch;
+  const fs::path legacy = scratch.path() / "legacy";
+  WriteLegacyFixture(legacy);
+  const fs::path cache = scratch.path() / "cache";
+  ScopedEnv cache_dir("TIMEF_CACHE_DIR", cache.string());
+  std::vector<std::int64_t> tasks(3, -1);
+  std::vector<std::string> errors(3);
+  {
+    std::vector<std::thread> openers;
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+      openers.emplace_back([&, i] {
+        try {
+          tasks[i] = Reader::Open(legacy).ReadTaskTable().num_rows();
+        } catch (const std::exception& e) {
+          errors[i] = e.what();
+        }
+      });
+    }
+    for (auto& opener : openers) opener.join();
+  }
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    EXPECT_EQ(tasks[i], 10) << errors[i];
+  }
+  std::vector<std::string> entries;
+  for (const auto& entry : fs::directory_iterator(cache / "legacy-catalogs")) {
+    entries.push_back(entry.path().filename().string());
+  }
+  ASSERT_EQ(entries.size(), 1u) << ::testing::PrintToString(entries);
+  EXPECT_EQ(entries[0].find(".part"), std::string::npos);
 }
 
 TEST(LegacyIdCodec, RoundTripsCanonicalUuids) {

@@ -5,7 +5,9 @@ path, so nothing else stops a module from reaching into one it does not link.
 
 Usage: check_module_includes.py <source dir> <module_depends.txt>
 module_depends.txt has one line per module, "name: dep dep ...", written by CMake from the
-TIMEF_DEPENDS property. Exits 1 and lists every violation when there is one.
+TIMEF_DEPENDS property. Also checks that no module depends, directly or through others, on a
+module NEVER_DEPENDS forbids it (docs/architecture.md "Dependency direction"). Exits 1 and lists
+every violation when there is one.
 """
 import pathlib
 import re
@@ -31,6 +33,7 @@ PUBLIC_OWNERS = {
     "timef/remote.h": "reader",
     "timef/timef.h": None,
     "timef/units.h": "core",
+    "timef/upgrade.h": "upgrade",
     "timef/value_pages.h": "reader",
     "timef/version.h": "core",
     "timef/vocabulary.h": "core",
@@ -38,6 +41,11 @@ PUBLIC_OWNERS = {
     "timef/writer.h": "writer",
 }
 PUBLIC_PREFIX_OWNERS = {"timef/model/": "model"}
+
+# Modules a module must never reach through its DEPENDS closure. The reader never writes
+# (issue 32): opening any release, legacy directories included, writes no values, so `reader`
+# does not link `writer`; `timef upgrade` lives in `upgrade`, above both.
+NEVER_DEPENDS = {"reader": {"writer"}}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
 
@@ -75,6 +83,20 @@ def main():
         if owner is not None:
             files.append((path, owner))
 
+    closure_violations = []
+    for module, forbidden in sorted(NEVER_DEPENDS.items()):
+        if module not in depends:
+            closure_violations.append(f"{module}: not a module (NEVER_DEPENDS is out of date)")
+            continue
+        reached, pending = set(), list(depends[module])
+        while pending:
+            dep = pending.pop()
+            if dep not in reached:
+                reached.add(dep)
+                pending.extend(depends.get(dep, ()))
+        for dep in sorted(reached & forbidden):
+            closure_violations.append(f"{module}: depends on {dep} (forbidden by NEVER_DEPENDS)")
+
     violations = []
     for path, module in files:
         allowed = depends[module] | {module}
@@ -96,9 +118,12 @@ def main():
 
     for path, included, why in violations:
         print(f"{path.relative_to(source_dir)}: includes \"{included}\" ({why})")
+    for line in closure_violations:
+        print(line)
     checked = len(files)
-    print(f"{checked} files of {len(modules)} modules checked, {len(violations)} violations")
-    return 1 if violations else 0
+    total = len(violations) + len(closure_violations)
+    print(f"{checked} files of {len(modules)} modules checked, {total} violations")
+    return 1 if total else 0
 
 
 if __name__ == "__main__":

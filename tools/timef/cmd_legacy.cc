@@ -10,7 +10,7 @@
 #include "options.h"
 #include "progress.h"
 #include "table.h"
-#include "timef/legacy.h"
+#include "timef/upgrade.h"
 
 namespace timef::cli {
 namespace {

@@ -1,8 +1,9 @@
 // timef upgrade (docs/format.md §15.6): a legacy read followed by a native write.
+#include "timef/upgrade.h"
+
 #include <system_error>
 
 #include "timef/error.h"
-#include "timef/legacy.h"
 
 namespace timef {
 
