@@ -1,8 +1,11 @@
 #include "core/paths.h"
 
+#include <unistd.h>
+
 #include <charconv>
 #include <cstdlib>
 #include <optional>
+#include <random>
 #include <string>
 
 #include "core/text.h"
@@ -85,6 +88,12 @@ std::filesystem::path DefaultCacheDir() {
   if (auto home = Env("HOME")) return std::filesystem::path(*home) / ".cache" / "timef";
   throw ValidationError({.object = "cache directory"},
                         "none of TIMEF_CACHE_DIR, XDG_CACHE_HOME and HOME is set");
+}
+
+std::filesystem::path ScratchPartOf(const std::filesystem::path& target) {
+  std::random_device random;
+  const std::uint64_t bits = (std::uint64_t{random()} << 32) | random();
+  return target.string() + "." + std::to_string(::getpid()) + "." + std::to_string(bits) + ".part";
 }
 
 }  // namespace timef

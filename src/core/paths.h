@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <utility>
 
 namespace timef {
 
@@ -31,5 +33,26 @@ std::string RelativePathProblem(std::string_view path);
 // $HOME/.cache/timef (an empty variable counts as unset). ValidationError when none of the three
 // is set.
 std::filesystem::path DefaultCacheDir();
+
+// Where to build `target` before renaming it into place, so that processes sharing a cache never
+// meet in one scratch file: "<target>.<pid>.<64 random bits>.part".
+std::filesystem::path ScratchPartOf(const std::filesystem::path& target);
+
+// Removes a scratch file or directory (with its content) when it goes out of scope, errors
+// ignored: the ".part" of a download or build that did not reach its rename (after the rename,
+// nothing is left at the path). Not copyable; one per scratch path.
+class RemoveOnExit {
+ public:
+  explicit RemoveOnExit(std::filesystem::path path) : path_(std::move(path)) {}
+  ~RemoveOnExit() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  RemoveOnExit(const RemoveOnExit&) = delete;
+  RemoveOnExit& operator=(const RemoveOnExit&) = delete;
+
+ private:
+  std::filesystem::path path_;
+};
 
 }  // namespace timef

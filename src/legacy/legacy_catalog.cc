@@ -1,9 +1,6 @@
 #include "legacy/legacy_catalog.h"
 
-#include <unistd.h>
-
 #include <fstream>
-#include <random>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -11,6 +8,7 @@
 #include "catalog/write/model_writer.h"
 #include "catalog/write/payload_sink.h"
 #include "core/checksum.h"
+#include "core/paths.h"
 #include "legacy/legacy_manifest.h"
 #include "legacy/legacy_read.h"
 #include "payload/payload_writer.h"
@@ -151,11 +149,6 @@ std::optional<manifest::Manifest> Load(const fs::path& dir) {
   }
 }
 
-std::uint64_t RandomPart() {
-  std::random_device random;
-  return (std::uint64_t{random()} << 32) | random();
-}
-
 }  // namespace
 
 LegacyCatalog OpenLegacyCatalog(const fs::path& legacy_dir, const fs::path& cache_dir) {
@@ -167,15 +160,8 @@ LegacyCatalog OpenLegacyCatalog(const fs::path& legacy_dir, const fs::path& cach
     std::error_code ec;
     fs::create_directories(root, ec);
     if (ec) ThrowFileError(ErrorSite{.file = root}, "cannot create the cache directory", ec);
-    const fs::path part = dir.string() + "." + std::to_string(::getpid()) + "." +
-                          std::to_string(RandomPart()) + ".part";
-    struct RemovePart {
-      const fs::path& part;
-      ~RemovePart() {
-        std::error_code ignored;
-        fs::remove_all(part, ignored);
-      }
-    } remove_part{part};
+    const fs::path part = ScratchPartOf(dir);
+    const RemoveOnExit remove_part(part);
     fs::create_directory(part, ec);
     if (ec) ThrowFileError(ErrorSite{.file = part}, "cannot create the catalog directory", ec);
     Build(legacy_dir, part);

@@ -10,6 +10,7 @@
 
 #include "core/checksum.h"
 #include "core/directory_lock.h"
+#include "core/paths.h"
 #include "reader/remote_release.h"
 #include "remote/http_client.h"
 #include "remote/url.h"
@@ -90,13 +91,7 @@ PullResult PullRelease(std::string_view url_text, const fs::path& dir, const Pul
         const fs::path file = staging / part.path;
         fs::create_directories(file.parent_path());
         const fs::path partial = file.parent_path() / PullPartName(file);
-        struct RemovePartial {
-          const fs::path& path;
-          ~RemovePartial() {
-            std::error_code ignored;
-            fs::remove(path, ignored);
-          }
-        } remove_partial{partial};
+        const RemoveOnExit remove_partial(partial);
         Sha256 hash;
         const std::string file_url = url.Join(part.path).Full();
         client.Download(

@@ -1,27 +1,15 @@
 #include "remote/object_cache.h"
 
-#include <unistd.h>
-
 #include <cstdlib>
-#include <random>
 #include <system_error>
 
 #include "core/checksum.h"
+#include "core/paths.h"
 #include "remote/url.h"
 #include "timef/error.h"
 
 namespace timef::remote {
 namespace fs = std::filesystem;
-
-namespace {
-
-// A random name part: with the pid, no two downloads share a .part file.
-std::uint64_t NextDownload() {
-  std::random_device random;
-  return (std::uint64_t{random()} << 32) | random();
-}
-
-}  // namespace
 
 fs::path CachedObject(HttpClient& client, const std::string& url, const std::string& name,
                       std::uint64_t size, const std::string& checksum, const fs::path& cache_dir) {
@@ -38,15 +26,8 @@ fs::path CachedObject(HttpClient& client, const std::string& url, const std::str
   }
   fs::create_directories(dir, ec);
   if (ec) throw FileError({.file = dir}, "cannot create the cache directory: " + ec.message(), ec);
-  const fs::path part = dir / (name + "." + std::to_string(::getpid()) + "." +
-                               std::to_string(NextDownload()) + ".part");
-  struct RemovePart {
-    const fs::path& part;
-    ~RemovePart() {
-      std::error_code ignored;
-      fs::remove(part, ignored);
-    }
-  } remove_part{part};
+  const fs::path part = ScratchPartOf(dir / name);
+  const RemoveOnExit remove_part(part);
   Sha256 hash;
   client.Download(
       url, size, part, [&](std::span<const std::byte> bytes) { hash.Update(bytes); },
