@@ -5,9 +5,11 @@
 
 #include <charconv>
 #include <chrono>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "commands.h"
 #include "dataset_text.h"
@@ -39,9 +41,18 @@ std::filesystem::path RootOf(const std::string& argument) {
   throw ValidationError({.object = "registry root"}, "pass ROOT, --root DIR or set TIMEF_ROOT");
 }
 
-// `timef ls s3://bucket/prefix`: the same table for a registry on S3 (docs/remote.md "S3"),
-// each release's manifest fetched.
-int RunLsRemote(const std::string& root, OutputFormat format) {
+// One release of a registry listing: the latest of its dataset or not, and how to read its
+// manifest (from a local registry, or fetched from S3).
+struct ListedRelease {
+  std::string dataset_id;
+  Version version;
+  bool latest = false;
+  std::function<manifest::Manifest()> read_manifest;
+};
+
+// The `timef ls` table. A release that cannot be read is named on stderr after the others are
+// listed (exit 1): one broken release does not hide the rest.
+int PrintListing(const std::vector<ListedRelease>& releases, OutputFormat format) {
   Table table({{"DATASET", false, 0, "dataset"},
                {"VERSION", false, 0, "version"},
                {"LATEST", false, 0, "latest"},
@@ -49,25 +60,21 @@ int RunLsRemote(const std::string& root, OutputFormat format) {
                {"OWN BYTES", true, 0, "own_bytes"},
                {"PAYLOAD SOURCES", false, 0, "payload_sources"}},
               format, {});
-  const std::vector<RemoteRegistryRelease> releases = ListRemoteRegistry(root);
   std::vector<std::string> broken;
-  for (std::size_t i = 0; i < releases.size(); ++i) {
-    const RemoteRegistryRelease& r = releases[i];
-    const std::string ref = r.dataset_id + "@" + r.version.ToString();
+  for (const ListedRelease& r : releases) {
     manifest::Manifest m;
     try {
-      m = Reader::Open(r.url).manifest();
+      m = r.read_manifest();
     } catch (const Error& e) {
-      broken.push_back(ref + ": not listed: " + e.what());
+      broken.push_back(r.dataset_id + "@" + r.version.ToString() + ": not listed: " + e.what());
       continue;
     }
     std::vector<std::string> sources;
     for (const auto& [source, pins] : m.payload_sources) sources.push_back(source);
     std::string sources_text;
     for (const std::string& s : sources) sources_text += (sources_text.empty() ? "" : ",") + s;
-    const bool latest = i + 1 == releases.size() || releases[i + 1].dataset_id != r.dataset_id;
     table.Add({Cell::Str(r.dataset_id), Cell::Str(r.version.ToString()),
-               Cell{latest ? "latest" : "", latest}, Cell::Int(m.counts.records),
+               Cell{r.latest ? "latest" : "", r.latest}, Cell::Int(m.counts.records),
                Cell::Int(OwnBytes(m)), Cell{sources_text.empty() ? "-" : sources_text, sources}});
   }
   table.Flush();
@@ -77,45 +84,30 @@ int RunLsRemote(const std::string& root, OutputFormat format) {
 }
 
 int RunLs(const LsArgs& args) {
-  if (const std::string root = RootOf(args.root).string(); remote::IsUrl(root)) {
-    return RunLsRemote(root, args.format);
+  std::vector<ListedRelease> listed;
+  const std::string root = RootOf(args.root).string();
+  if (remote::IsUrl(root)) {
+    // A registry on S3 (docs/remote.md "S3"): each release's manifest fetched.
+    const std::vector<RemoteRegistryRelease> releases = ListRemoteRegistry(root);
+    for (std::size_t i = 0; i < releases.size(); ++i) {
+      const RemoteRegistryRelease& r = releases[i];
+      const bool latest = i + 1 == releases.size() || releases[i + 1].dataset_id != r.dataset_id;
+      listed.push_back({r.dataset_id, r.version, latest,
+                        [url = r.url] { return Reader::Open(url).manifest(); }});
+    }
+    return PrintListing(listed, args.format);
   }
-  Registry registry = Registry::Open(RootOf(args.root));
-  Table table({{"DATASET", false, 0, "dataset"},
-               {"VERSION", false, 0, "version"},
-               {"LATEST", false, 0, "latest"},
-               {"RECORDS", true, 0, "records"},
-               {"OWN BYTES", true, 0, "own_bytes"},
-               {"PAYLOAD SOURCES", false, 0, "payload_sources"}},
-              args.format, {});
-  // A release that cannot be read is named on stderr after the others are listed (exit 1): one
-  // broken release does not hide the rest.
-  std::vector<std::string> broken;
+  const Registry registry = Registry::Open(RootOf(args.root));
   for (const std::string& id : registry.Datasets()) {
     const std::vector<Version> versions = registry.Versions(id);
     for (const Version& version : versions) {
-      const std::string ref = id + "@" + version.ToString();
-      manifest::Manifest m;
-      try {
-        m = registry.ReadManifest(registry.Resolve(ref));
-      } catch (const Error& e) {
-        broken.push_back(ref + ": not listed: " + e.what());
-        continue;
-      }
-      std::vector<std::string> sources;
-      for (const auto& [source, pins] : m.payload_sources) sources.push_back(source);
-      std::string sources_text;
-      for (const std::string& s : sources) sources_text += (sources_text.empty() ? "" : ",") + s;
-      const bool latest = version == versions.back();
-      table.Add({Cell::Str(id), Cell::Str(version.ToString()), Cell{latest ? "latest" : "", latest},
-                 Cell::Int(m.counts.records), Cell::Int(OwnBytes(m)),
-                 Cell{sources_text.empty() ? "-" : sources_text, sources}});
+      listed.push_back({id, version, version == versions.back(),
+                        [&registry, ref = id + "@" + version.ToString()] {
+                          return registry.ReadManifest(registry.Resolve(ref));
+                        }});
     }
   }
-  table.Flush();
-  for (const std::string& message : broken)
-    fmt::print(stderr, "timef: error: {}\n", Shown(message));
-  return broken.empty() ? kExitOk : kExitFailure;
+  return PrintListing(listed, args.format);
 }
 
 int RunGc(const GcArgs& args) {
