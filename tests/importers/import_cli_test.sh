@@ -46,7 +46,7 @@ cmp -s "$scratch/cat_default.out" "$scratch/cat_level1.out" ||
   fail "import: --compression-level 1 changed the values"
 run import_level23 2 import edf "$in/night.edf" --root "$scratch/root-level23" \
   --dataset test/night --version 1.0.0 --license CC0-1.0 --compression-level 23
-expect_in import_level23 "$scratch/import_level23.err" "expected a whole number 1..22, got '23'"
+expect_in import_level23 "$scratch/import_level23.err" "expected a whole number from 1 to 22, got '23'"
 [ ! -e "$scratch/root-level23" ] || fail "import: a refused --compression-level left $scratch/root-level23"
 run records 0 records "$release" --format json
 expect_lines records "$scratch/records.out" 2

@@ -51,7 +51,11 @@ void AddWriteNumberOption(CLI::App& command, const write_option::Number& option,
             const char* end = text.data() + text.size();
             auto [ptr, error] = std::from_chars(text.data(), end, parsed);
             if (text.empty() || error != std::errc() || ptr != end || !option.Contains(parsed)) {
-              return "expected a whole number " + option.RangeText() + ", got '" + text + "'";
+              return (option.max == write_option::kNoLimit
+                          ? "expected a whole number >= " + std::to_string(option.min)
+                          : "expected a whole number from " + std::to_string(option.min) + " to " +
+                                std::to_string(option.max)) +
+                     ", got '" + text + "'";
             }
             return "";
           },

@@ -17,7 +17,7 @@ CLI::Validator IdNumber();
 
 // A whole-number write option (timef/write_options.h) as a flag: `--<name>` with '-' for '_'
 // unless `names` is given, its doc (after `help` when given), range and default in the help, and
-// its range checked ("expected a whole number 1..22, got '30'").
+// its range checked ("expected a whole number from 1 to 22, got '30'").
 void AddWriteNumberOption(CLI::App& command, const write_option::Number& option, int& value,
                           const std::string& names = "", const std::string& help = "");
 
