@@ -17,6 +17,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 #include "remote/http_client.h"
 #include "remote/s3.h"
@@ -171,39 +172,42 @@ std::string UploadSignature(const fs::path& dir) {
   return signature;
 }
 
-// Under TIMEF_TEST_SERVE=s3: `dir` (and the payload sources beside it in its registry) uploaded
-// below the bucket unless the same manifest was uploaded there already; its URL.
+// Under TIMEF_TEST_SERVE=s3: `dir` and the payload sources beside it in its registry uploaded
+// below the bucket, unless the same content was uploaded already; its URL. s3rver (3.7.1)
+// overwrites an object in place and can answer a GET of it with the bytes half written (an empty
+// manifest was seen), where S3 replaces objects atomically; so a changed release is never
+// uploaded over its old objects: every upload goes below a fresh prefix `<bucket>/u<N>`, its
+// sources beside it under the same prefix.
 std::string UploadForRead(const fs::path& dir, const fs::path& base) {
   static std::mutex mutex;
-  static std::map<std::string, std::string> uploaded;  // URL → UploadSignature uploaded
+  // dir → (signature, URL) of its last upload
+  static std::map<std::string, std::pair<std::string, std::string>> uploaded;
+  static int uploads = 0;
   const std::string bucket = SharedS3Bucket();
-  const fs::path relative = fs::weakly_canonical(dir).lexically_relative(base);
-  const std::string url = bucket + "/" + relative.generic_string();
-  const std::string bytes = UploadSignature(dir);
+  const fs::path canonical = fs::weakly_canonical(dir);
+  const std::string signature = UploadSignature(dir);
   std::lock_guard lock(mutex);
-  if (auto it = uploaded.find(url); it == uploaded.end() || it->second != bytes) {
-    UploadRelease(dir, url);
-    uploaded[url] = bytes;
-    const manifest::Manifest m = manifest::ReadManifest(dir / manifest::kManifestFileName);
-    const fs::path registry = fs::weakly_canonical(dir).parent_path().parent_path().parent_path();
-    for (const auto& [ref, pins] : m.payload_sources) {
-      const auto at = ref.find('@');
-      const fs::path source = registry / ref.substr(0, at) / ref.substr(at + 1);
-      std::error_code ec;
-      if (at == std::string::npos ||
-          !fs::is_regular_file(source / manifest::kManifestFileName, ec)) {
-        continue;
-      }
-      const fs::path source_relative = fs::weakly_canonical(source).lexically_relative(base);
-      if (source_relative.empty() || source_relative.begin()->string() == "..") continue;
-      const std::string source_url = bucket + "/" + source_relative.generic_string();
-      const std::string source_bytes = UploadSignature(source);
-      if (auto s = uploaded.find(source_url); s == uploaded.end() || s->second != source_bytes) {
-        UploadRelease(source, source_url);
-        uploaded[source_url] = source_bytes;
-      }
-    }
+  if (auto it = uploaded.find(canonical.string());
+      it != uploaded.end() && it->second.first == signature) {
+    return it->second.second;
   }
+  const std::string prefix = bucket + "/u" + std::to_string(++uploads);
+  const std::string url = prefix + "/" + canonical.lexically_relative(base).generic_string();
+  UploadRelease(dir, url);
+  const manifest::Manifest m = manifest::ReadManifest(dir / manifest::kManifestFileName);
+  const fs::path registry = canonical.parent_path().parent_path().parent_path();
+  for (const auto& [ref, pins] : m.payload_sources) {
+    const auto at = ref.find('@');
+    const fs::path source = registry / ref.substr(0, at) / ref.substr(at + 1);
+    std::error_code ec;
+    if (at == std::string::npos || !fs::is_regular_file(source / manifest::kManifestFileName, ec)) {
+      continue;
+    }
+    const fs::path source_relative = fs::weakly_canonical(source).lexically_relative(base);
+    if (source_relative.empty() || source_relative.begin()->string() == "..") continue;
+    UploadRelease(source, prefix + "/" + source_relative.generic_string());
+  }
+  uploaded[canonical.string()] = {signature, url};
   return url;
 }
 
