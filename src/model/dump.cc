@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <span>
+#include <string_view>
 #include <unordered_map>
 
 #include "model/checks.h"
@@ -27,29 +28,47 @@ Json Optional(const std::optional<T>& value) {
 
 Json TextJson(const std::optional<Text>& text) { return text ? Json(text->Read()) : Json(nullptr); }
 
-std::string Hex(uint64_t bits, int digits) {
-  char buffer[24];
-  std::snprintf(buffer, sizeof buffer, "%0*llx", digits, static_cast<unsigned long long>(bits));
-  return buffer;
+// `bits` as `digits` lowercase hex digits (zero-padded), written into `buffer`.
+std::string_view HexDigits(uint64_t bits, int digits, char (&buffer)[24]) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  for (int i = digits - 1; i >= 0; --i, bits >>= 4) buffer[i] = kDigits[bits & 0xf];
+  return std::string_view(buffer, static_cast<size_t>(digits));
 }
 
+// Numbers as one string of space-separated tokens (floats as their bit patterns in hex, integers in
+// decimal), not an array of one JSON value each: a float array of n values would otherwise cost n
+// heap-allocated strings, which made dumping values most of a round-trip test's time. Strings stay
+// an array (a token list could not hold a space).
 Json ValuesJson(const ValueArray& array) {
-  Json data = Json::array();
+  Json data;
   std::visit(
       [&](const auto& values) {
         using T = typename std::decay_t<decltype(values)>::value_type;
-        for (const T& value : values) {
-          if constexpr (std::is_same_v<T, float>) {
-            data.push_back(Hex(std::bit_cast<uint32_t>(value), 8));
-          } else if constexpr (std::is_same_v<T, double>) {
-            data.push_back(Hex(std::bit_cast<uint64_t>(value), 16));
-          } else {
-            data.push_back(value);
+        if constexpr (std::is_same_v<T, std::string>) {
+          data = values;
+        } else {
+          std::string tokens;
+          tokens.reserve(values.size() * (sizeof(T) * 2 + 1));
+          char buffer[24];
+          for (const T& value : values) {
+            if (!tokens.empty()) tokens += ' ';
+            if constexpr (std::is_same_v<T, float>) {
+              tokens += HexDigits(std::bit_cast<uint32_t>(value), 8, buffer);
+            } else if constexpr (std::is_same_v<T, double>) {
+              tokens += HexDigits(std::bit_cast<uint64_t>(value), 16, buffer);
+            } else {
+              const auto [end, ec] =
+                  std::to_chars(buffer, buffer + sizeof buffer, static_cast<int64_t>(value));
+              tokens.append(buffer, end);
+            }
           }
+          data = std::move(tokens);
         }
       },
       array.data());
-  return Json{{"dtype", ToString(array.dtype())}, {"data", data}, {"validity", array.validity()}};
+  return Json{{"dtype", ToString(array.dtype())},
+              {"data", std::move(data)},
+              {"validity", array.validity()}};
 }
 
 class Dumper {

@@ -55,12 +55,15 @@ def _values(signal):
         array = array.data
     flat = np.asarray(array).reshape(-1)
     dtype = signal.spec.dtype
+    # As the C++ dump: numbers as one string of space-separated tokens, strings as a list.
     if flat.dtype == np.float32:
-        data = ["%08x" % b for b in flat.view(np.uint32).tolist()]
+        data = " ".join("%08x" % b for b in flat.view(np.uint32).tolist())
     elif flat.dtype == np.float64:
-        data = ["%016x" % b for b in flat.view(np.uint64).tolist()]
+        data = " ".join("%016x" % b for b in flat.view(np.uint64).tolist())
     elif flat.dtype == np.bool_:
-        data = [int(b) for b in flat.tolist()]
+        data = " ".join(str(int(b)) for b in flat.tolist())
+    elif flat.dtype.kind in "iu":
+        data = " ".join(str(v) for v in flat.tolist())
     else:
         data = flat.tolist()
     return {"dtype": dtype, "data": data, "validity": validity}

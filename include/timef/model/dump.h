@@ -19,7 +19,9 @@ class Dataset;
 class Record;
 
 struct DumpOptions {
-  // Also render signal values (bit patterns for floats) and irregular offsets; loads lazy values.
+  // Also render signal values and irregular offsets; loads lazy values. A signal's numbers are one
+  // string of space-separated tokens ("data": floats as the hex of their bit patterns, integers in
+  // decimal), its strings an array; "validity" lists 0/1 per value (empty when nothing is null).
   bool values = false;
 };
 
