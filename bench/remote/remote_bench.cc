@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "common/timing.h"
 #include "corpus/corpus.h"
 #include "corpus/rng.h"
 #include "parquet/file_reader.h"
@@ -44,12 +45,8 @@ using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
 using timef::Json;
 
-double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
+using timef::bench::Median;
+using timef::bench::Ms;
 
 // Runs a shell command; its exit status must be 0.
 void Run(const std::string& command) {

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "common/timing.h"
 #include "support/scratch_dir.h"
 #include "timef/model.h"
 #include "timef/reader.h"
@@ -31,12 +32,8 @@ using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
 using timef::Json;
 
-double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using timef::bench::Median;
+using timef::bench::Ms;
 
 fs::path WriteLongSignal(const fs::path& root, std::int64_t steps) {
   using namespace timef::model;  // NOLINT(google-build-using-namespace)

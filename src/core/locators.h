@@ -1,6 +1,6 @@
 // Where a stored value lives (docs/format.md §6.4): one locator type per kind of stored value, each
 // naming the release that stores it. The values and payload writers hand these out, the catalog
-// stores and hydrates them, and the reader resolves them to files (ReaderState::ResolveFile).
+// stores and hydrates them, and the reader resolves them to files (LocatorResolver::ResolveFile).
 // A locator is plain data: it names a file relative to its storing release and never opens it.
 #pragma once
 

@@ -30,12 +30,8 @@ std::string CacheKey(const fs::path& legacy_dir, const LegacyManifest& m) {
   hash.Update(std::string(kCatalogLayout) + "\n" + kVersion + "\n" + m.checksum + "\n");
   for (const manifest::FilePart& part : m.AllFiles()) {
     const fs::path file = legacy_dir / part.path;
+    const auto size = ListedFileSize(file);
     std::error_code ec;
-    const auto size = fs::file_size(file, ec);
-    if (ec == std::errc::no_such_file_or_directory) {
-      throw MissingFileError(ErrorSite{.file = file}, "missing file listed in the legacy manifest");
-    }
-    if (ec) ThrowFileError(ErrorSite{.file = file}, "cannot read its size: " + ec.message(), ec);
     const auto modified = fs::last_write_time(file, ec);
     if (ec) ThrowFileError(ErrorSite{.file = file}, "cannot read its time: " + ec.message(), ec);
     hash.Update(part.path + "\n" + std::to_string(size) + "\n" +

@@ -127,4 +127,14 @@ LegacyManifest ParseLegacyManifest(std::string_view bytes, const std::filesystem
   return m;
 }
 
+std::uintmax_t ListedFileSize(const std::filesystem::path& file) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(file, ec);
+  if (ec == std::errc::no_such_file_or_directory) {
+    throw MissingFileError(ErrorSite{.file = file}, "missing file listed in the legacy manifest");
+  }
+  if (ec) ThrowFileError(ErrorSite{.file = file}, "cannot read its size: " + ec.message(), ec);
+  return size;
+}
+
 }  // namespace timef::legacy

@@ -43,4 +43,9 @@ LegacyManifest ReadLegacyManifest(const std::filesystem::path& dir);
 // target (fuzz/legacy_manifest_fuzz.cc) drives it directly.
 LegacyManifest ParseLegacyManifest(std::string_view bytes, const std::filesystem::path& path);
 
+// The size of `file`, a part the legacy manifest lists (`<dir>/<part.path>`), as the catalog
+// cache key and Verify both stat it: MissingFileError "missing file listed in the legacy
+// manifest" when it does not exist, FileError naming the file when its size cannot be read.
+std::uintmax_t ListedFileSize(const std::filesystem::path& file);
+
 }  // namespace timef::legacy

@@ -1016,12 +1016,7 @@ void VerifyLegacy(const fs::path& legacy_dir) {
   const LegacyManifest m = legacy::ReadLegacyManifest(legacy_dir);
   for (const manifest::FilePart& part : m.AllFiles()) {
     const fs::path file = legacy_dir / part.path;
-    std::error_code ec;
-    const auto size = fs::file_size(file, ec);
-    if (ec == std::errc::no_such_file_or_directory) {
-      throw MissingFileError(ErrorSite{.file = file}, "missing file listed in the legacy manifest");
-    }
-    if (ec) ThrowFileError(ErrorSite{.file = file}, "cannot read its size: " + ec.message(), ec);
+    const auto size = legacy::ListedFileSize(file);
     if (static_cast<std::int64_t>(size) != part.size) {
       throw FileError(ErrorSite{.file = file},
                       "size " + std::to_string(size) + ", expected " + std::to_string(part.size));

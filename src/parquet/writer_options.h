@@ -38,6 +38,19 @@ struct ColumnWriteOptions {
 // "timef version <x.y.z>".
 std::string DefaultCreatedBy();
 
+// The options of a series of Parquet files one plane of a write produces (the values shards, the
+// payload files): how large their row groups, files and data pages grow and how their pages are
+// compressed (defaults, ranges and docs: timef/write_options.h). Declared once, here, in the
+// lowest module both planes use: payload::PayloadOptions is this struct, values::ValuesOptions
+// extends it, and writer::ToPayloadOptions fills it from WriteOptions for both.
+struct FileSeriesOptions {
+  std::int64_t row_group_target_bytes = write_option::row_group_target_bytes.default_value;
+  std::int64_t shard_target_bytes = write_option::shard_target_bytes.default_value;
+  std::int64_t data_page_target_bytes = write_option::data_page_target_bytes.default_value;
+  CompressionCodec compression = CompressionCodec::kZstd;
+  int compression_level = static_cast<int>(write_option::compression_level.default_value);
+};
+
 struct WriterOptions {
   // UNCOMPRESSED, ZSTD, SNAPPY, GZIP or LZ4_RAW; every page (dictionary and data) uses it.
   CompressionCodec compression = CompressionCodec::kZstd;

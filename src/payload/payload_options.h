@@ -4,20 +4,14 @@
 #include <cstdint>
 #include <string>
 
-#include "parquet/metadata.h"
-#include "timef/write_options.h"
+#include "parquet/writer_options.h"
 
 namespace timef::payload {
 
-// The write options the payload files use (defaults, ranges, docs: timef/write_options.h; the
-// writer checks them with the values plane's, values::ValidateValuesOptions).
-struct PayloadOptions {
-  std::int64_t row_group_target_bytes = write_option::row_group_target_bytes.default_value;
-  std::int64_t shard_target_bytes = write_option::shard_target_bytes.default_value;
-  std::int64_t data_page_target_bytes = write_option::data_page_target_bytes.default_value;
-  parquet::CompressionCodec compression = parquet::CompressionCodec::kZstd;
-  int compression_level = static_cast<int>(write_option::compression_level.default_value);
-};
+// The write options the payload files use: the file-series options the values shards share
+// (parquet::FileSeriesOptions; the writer checks them with the values plane's,
+// values::ValidateValuesOptions).
+using PayloadOptions = parquet::FileSeriesOptions;
 
 // A payload file written into the staging directory.
 struct PayloadFile {

@@ -14,8 +14,8 @@
 // lane's worker sleeps between batches and keeps its core, arena and caches.
 //
 // Threading: every member may be called from any thread. A lane's lock is taken before any lock of
-// the caller's that the `run` callbacks take (ReaderState's file lock), never after. fork(): the
-// child has none of the workers; the first batch there starts its own, and the parent's worker
+// the caller's that the `run` callbacks take (PayloadFiles' and FileSources'), never after. fork():
+// the child has none of the workers; the first batch there starts its own, and the parent's worker
 // objects are abandoned (leaked, never joined) because their threads and locks do not exist there.
 #pragma once
 

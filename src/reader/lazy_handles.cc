@@ -17,11 +17,11 @@ LazySignalValues::LazySignalValues(std::shared_ptr<ReaderState> state,
       locators_(std::move(locators)) {}
 
 std::vector<ChunkLocator> LazySignalValues::StoredChunkLocators() const {
-  return state_->StoredLocators(locators_);
+  return state_->locators().StoredLocators(locators_);
 }
 
 std::vector<StoredFilePin> LazySignalValues::StoredPins() const {
-  return state_->PinsOf(locators_);
+  return state_->locators().PinsOf(locators_);
 }
 
 std::shared_ptr<const model::ValueArray> LazySignalValues::Load() const {

@@ -1,6 +1,6 @@
 // The lazy model sources a reader hands out: signal values read chunk by chunk, irregular offsets
 // read once per axis object and checked, packed text read on every Read() and never kept. Each
-// may be used from any thread: what they share is the ReaderState, which locks its file state.
+// may be used from any thread: what they share is the ReaderState, whose parts lock themselves.
 #pragma once
 
 #include <memory>

@@ -115,9 +115,9 @@ Reader Reader::Open(const fs::path& release_dir, const ReaderOptions& options) {
     // cache directory whose locators name the legacy shards (values read in place).
     legacy::LegacyCatalog catalog = legacy::OpenLegacyCatalog(
         release_dir, options.cache_dir ? *options.cache_dir : DefaultCacheDir());
-    auto state = std::make_shared<ReaderState>(release_dir, std::move(catalog.manifest), options);
-    state->set_legacy_origin({release_dir, std::move(catalog.legacy_files), catalog.dir});
-    return Reader(std::move(state));
+    return Reader(std::make_shared<ReaderState>(
+        release_dir, std::move(catalog.manifest), options, ResolvedSources{}, nullptr,
+        LegacyOrigin{release_dir, std::move(catalog.legacy_files), catalog.dir}));
   }
   return Open(OpenLocalVersion(release_dir, options.sources_root), options);
 }
@@ -127,7 +127,7 @@ void Reader::Verify() const { Verify(nullptr); }
 void Reader::Verify(const VerifyProgress& progress) const {
   // Own files sorted by path, then each source's pins (sources by ref, pins by path): §11.
   std::vector<std::pair<fs::path, const manifest::FilePart*>> files;
-  if (const auto& legacy = state_->legacy_origin()) {
+  if (const auto& legacy = state_->locators().legacy_origin()) {
     // A legacy directory: the parts its own manifest lists, in manifest order (§15.2).
     for (const manifest::FilePart& part : legacy->files) {
       files.emplace_back(legacy->dir / part.path, &part);
@@ -135,12 +135,13 @@ void Reader::Verify(const VerifyProgress& progress) const {
   } else {
     // Files that appeared since Open() are reported too (§3.1, §11.3); a remote release cannot be
     // listed.
-    if (!state_->remote()) CheckOnlyListedFiles(state_->release_dir(), state_->manifest());
+    if (!state_->catalog().remote())
+      CheckOnlyListedFiles(state_->locators().release_dir(), state_->manifest());
     for (const manifest::FilePart* part : OwnFiles(state_->manifest())) {
-      files.emplace_back(state_->release_dir() / part->path, part);
+      files.emplace_back(state_->locators().release_dir() / part->path, part);
     }
   }
-  for (const auto& [ref, source] : state_->sources()) {
+  for (const auto& [ref, source] : state_->locators().sources()) {
     for (const manifest::FilePart& pin : source.pins)
       files.emplace_back(source.dir / pin.path, &pin);
   }
@@ -149,7 +150,7 @@ void Reader::Verify(const VerifyProgress& progress) const {
   std::int64_t done = 0;
   if (progress) progress(0, total);
   for (const auto& [file, part] : files) {
-    if (state_->remote()) {
+    if (state_->catalog().remote()) {
       // Through the release's transport: every response checked against the manifest's size.
       const std::string checksum = state_->Checksum(file);
       if (checksum != part->checksum) {

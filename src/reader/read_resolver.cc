@@ -12,19 +12,20 @@ namespace {
 payload::TextRef TextRefOf(const ReaderState& state, const TextLocator& locator,
                            std::int64_t text_key) {
   const std::string what = "text_payloads.file (text_key " + std::to_string(text_key) + ")";
-  return payload::TextRef{
-      .file = state.ResolveFile(locator, what), .locator = locator, .text_key = text_key};
+  return payload::TextRef{.file = state.locators().ResolveFile(locator, what),
+                          .locator = locator,
+                          .text_key = text_key};
 }
 
 TextLocator StoredOf(const ReaderState& state, TextLocator locator) {
-  locator.payload_source = state.StoringRef(locator.payload_source);
+  locator.payload_source = state.locators().StoringRef(locator.payload_source);
   return locator;
 }
 
 std::shared_ptr<const model::StoredTextOrigin> LoadedFrom(const ReaderState& state,
                                                           const TextLocator& locator) {
   return std::make_shared<const LoadedStoredText>(
-      StoredOf(state, locator), state.PinOf(locator.payload_source, locator.file));
+      StoredOf(state, locator), state.locators().PinOf(locator.payload_source, locator.file));
 }
 
 }  // namespace
@@ -39,7 +40,7 @@ std::shared_ptr<const model::SignalValues> ReadResolver::Values(
   const auto what = [&] { return "signal_chunks.value_path (" + signal.Describe() + ")"; };
   for (const ChunkLocator& l : chunks) {
     // ResolveFile lets only a Zarr locator lack a row (ChunkRef::zarr()).
-    refs.push_back(values::ChunkRef{state_->ResolveChunkFile(l, what), l});
+    refs.push_back(values::ChunkRef{state_->locators().ResolveChunkFile(l, what), l});
   }
   auto lazy = std::make_shared<const LazySignalValues>(state_, signal.spec(), std::move(refs),
                                                        std::move(chunks));
@@ -78,16 +79,16 @@ std::shared_ptr<const model::TimeOffsets> ReadResolver::Offsets(const OffsetsLoc
                                                                 std::int64_t first_us,
                                                                 std::int64_t last_us) const {
   payload::OffsetsRef ref{
-      .file = state_->ResolveFile(locator, "axes.offsets_path"),
+      .file = state_->locators().ResolveFile(locator, "axes.offsets_path"),
       .locator = locator,
       .first_us = first_us,
       .last_us = last_us,
       .axis = "axis with offsets at " + locator.path + " row " + std::to_string(locator.row)};
   OffsetsLocator stored = locator;
-  stored.payload_source = state_->StoringRef(locator.payload_source);
-  auto offsets =
-      std::make_shared<const LazyOffsets>(state_, std::move(ref), std::move(stored),
-                                          state_->PinOf(locator.payload_source, locator.path));
+  stored.payload_source = state_->locators().StoringRef(locator.payload_source);
+  auto offsets = std::make_shared<const LazyOffsets>(
+      state_, std::move(ref), std::move(stored),
+      state_->locators().PinOf(locator.payload_source, locator.path));
   if (plan_.time_offsets == Loading::kEager) offsets->Load();
   return offsets;
 }
@@ -98,8 +99,9 @@ model::Text ReadResolver::Text(const TextLocator& locator, std::int64_t text_key
     return model::Text::Loaded(state_->ReadText(ref), LoadedFrom(*state_, locator));
   }
   return model::Text::Lazy(std::make_shared<const PayloadText>(
-      state_, std::move(ref), state_->PayloadChecksum(locator.payload_source, locator.file),
-      StoredOf(*state_, locator), state_->PinOf(locator.payload_source, locator.file)));
+      state_, std::move(ref),
+      state_->locators().PayloadChecksum(locator.payload_source, locator.file),
+      StoredOf(*state_, locator), state_->locators().PinOf(locator.payload_source, locator.file)));
 }
 
 model::TextList ReadResolver::TextList(const TextLocator& locator, std::int64_t text_key) const {
@@ -108,8 +110,9 @@ model::TextList ReadResolver::TextList(const TextLocator& locator, std::int64_t 
     return model::TextList::Loaded(state_->ReadTextList(ref), LoadedFrom(*state_, locator));
   }
   return model::TextList::Lazy(std::make_shared<const PayloadTextList>(
-      state_, std::move(ref), state_->PayloadChecksum(locator.payload_source, locator.file),
-      StoredOf(*state_, locator), state_->PinOf(locator.payload_source, locator.file)));
+      state_, std::move(ref),
+      state_->locators().PayloadChecksum(locator.payload_source, locator.file),
+      StoredOf(*state_, locator), state_->locators().PinOf(locator.payload_source, locator.file)));
 }
 
 }  // namespace timef

@@ -1,7 +1,8 @@
 // The ValueResolver of a read: every locator the catalog hands over is resolved against the
-// manifest (ReaderState::ResolveFile, so a locator naming an unlisted file fails with the table and
-// column), then wrapped in a lazy handle, or, when the read's LoadPlan says so, loaded: the values
-// of a hydration batch together once the batch is built (FinishValues), offsets and text at once.
+// manifest (LocatorResolver::ResolveFile, so a locator naming an unlisted file fails with the table
+// and column), then wrapped in a lazy handle, or, when the read's LoadPlan says so, loaded: the
+// values of a hydration batch together once the batch is built (FinishValues), offsets and text at
+// once.
 #pragma once
 
 #include <cstdint>

@@ -129,23 +129,23 @@ Reader::~Reader() {
 
 const manifest::Manifest& Reader::manifest() const { return state_->manifest(); }
 const std::filesystem::path& Reader::path() const {
-  const auto& legacy = state_->legacy_origin();
-  return legacy ? legacy->dir : state_->release_dir();
+  const auto& legacy = state_->locators().legacy_origin();
+  return legacy ? legacy->dir : state_->locators().release_dir();
 }
 ReaderCounters Reader::counters() const { return state_->counters(); }
 void Reader::Close() { state_->Close(); }
 
 std::unique_ptr<model::Dataset> Reader::Read(const LoadPlan& load) {
-  catalog::CatalogLease lease = state_->Lease();
-  return state_->Hydrator(lease.connection(), load).ReadDataset();
+  catalog::CatalogLease lease = state_->catalog().Lease();
+  return state_->catalog().Hydrator(lease.connection(), load).ReadDataset();
 }
 
 std::vector<std::int64_t> Reader::RecordIds() {
-  catalog::CatalogLease lease = state_->Lease();
+  catalog::CatalogLease lease = state_->catalog().Lease();
   return catalog::RecordIdsInReadOrder(lease.connection());
 }
 
-std::vector<std::int64_t> Reader::SignalIds() { return state_->SignalIds(); }
+std::vector<std::int64_t> Reader::SignalIds() { return state_->signals().SignalIds(); }
 
 namespace {
 
@@ -157,7 +157,7 @@ class BatchHydrator {
   BatchHydrator(ReaderState& state, const Make& make) : state_(state), make_(make) {}
   catalog::CatalogHydrator& operator()() {
     if (!hydrator_) {
-      lease_.emplace(state_.Lease());
+      lease_.emplace(state_.catalog().Lease());
       hydrator_.emplace(make_(lease_->connection()));
     }
     return *hydrator_;
@@ -176,7 +176,7 @@ using BuildBatch = std::function<std::optional<RecordStream::Batch>(BatchHydrato
 RecordStream BatchByBatch(std::shared_ptr<ReaderState> state, const LoadPlan& plan,
                           BuildBatch build) {
   BatchHydrator::Make make = [state, plan](catalog::Connection connection) {
-    return state->Hydrator(std::move(connection), plan);
+    return state->catalog().Hydrator(std::move(connection), plan);
   };
   return RecordStream([state, make = std::move(make), build = std::move(build)]() {
     BatchHydrator hydrator(*state, make);
@@ -196,7 +196,7 @@ RecordStream RunningAhead(std::shared_ptr<ReaderState> state, const LoadPlan& pl
   };
   std::shared_ptr<const ReadResolver> resolver = ReadResolver::RunningAhead(state, plan);
   BatchHydrator::Make make = [state, resolver](catalog::Connection connection) {
-    return state->Hydrator(std::move(connection), resolver);
+    return state->catalog().Hydrator(std::move(connection), resolver);
   };
   auto next_batch = [state, resolver, make = std::move(make),
                      build = std::move(build)]() -> std::optional<Ahead> {
@@ -238,7 +238,7 @@ RecordStream Reader::IterRecords(const RecordQuery& query) {
     if (query.ids->empty()) return RecordStream(nullptr);
     CheckIds(*query.ids, "record");
     {
-      catalog::CatalogLease lease = state->Lease();
+      catalog::CatalogLease lease = state->catalog().Lease();
       catalog::CheckRecordIds(lease.connection(), *query.ids);
     }
     auto ids = std::make_shared<const std::vector<std::int64_t>>(*query.ids);
@@ -270,8 +270,9 @@ RecordStream Reader::IterRecords(const RecordQuery& query) {
 
 std::vector<std::shared_ptr<model::Task>> Reader::ReadTasks(const TaskQuery& query) {
   const catalog::TaskFilter filter = FilterOf(query);
-  catalog::CatalogLease lease = state_->Lease();
-  return state_->Hydrator(lease.connection(), query.load)
+  catalog::CatalogLease lease = state_->catalog().Lease();
+  return state_->catalog()
+      .Hydrator(lease.connection(), query.load)
       .Tasks(filter, 0, std::numeric_limits<std::int64_t>::max());
 }
 
@@ -281,11 +282,11 @@ TaskStream Reader::IterTasks(const TaskQuery& query) {
   // The stream holds the caller's input records (shared by every batch), the records earlier
   // batches built (lazy plans only) and no DuckDB handle: each batch runs under its own lease.
   std::shared_ptr<catalog::TaskBatches> batches =
-      state->TaskBatches(FilterOf(query), query.load, query.batch_size);
+      state->catalog().TaskBatches(FilterOf(query), query.load, query.batch_size);
   return TaskStream([state, batches]() -> std::optional<TaskStream::Batch> {
     if (batches->done()) return std::nullopt;
     if (batches->built()) return batches->Next();  // no catalog access
-    catalog::CatalogLease lease = state->Lease();
+    catalog::CatalogLease lease = state->catalog().Lease();
     TaskStream::Batch batch = batches->Next(lease.connection());
     if (batch.empty()) return std::nullopt;
     return batch;
@@ -297,8 +298,8 @@ std::vector<std::shared_ptr<model::Record>> Reader::GetRecords(std::span<const s
   CheckIds(ids, "record");
   if (ids.empty()) return {};
   const std::vector<std::int64_t> distinct = Distinct(ids);
-  catalog::CatalogLease lease = state_->Lease();
-  const auto records = state_->Hydrator(lease.connection(), load).RecordsById(distinct);
+  catalog::CatalogLease lease = state_->catalog().Lease();
+  const auto records = state_->catalog().Hydrator(lease.connection(), load).RecordsById(distinct);
   std::unordered_map<std::int64_t, std::shared_ptr<model::Record>> by_id;
   for (std::size_t i = 0; i < distinct.size(); ++i) by_id[distinct[i]] = records[i];
   std::vector<std::shared_ptr<model::Record>> out;
@@ -317,24 +318,21 @@ std::vector<std::shared_ptr<model::Signal>> Reader::GetSignals(std::span<const s
   if (ids.empty()) return {};
   // The locator index knows each signal's record (and says which IDs are unknown) without SQL
   // once it holds them.
-  std::vector<std::int64_t> record_ids;
-  record_ids.reserve(ids.size());
-  for (const SignalIndex::Entry* entry : state_->IndexedSignals(ids)) {
-    record_ids.push_back(entry->record_id);
-  }
+  const std::vector<std::int64_t> record_ids = state_->signals().RecordIds(ids);
   // The records are built lazily; the plan then loads the requested signals, not their siblings.
   const std::unordered_set<std::int64_t> wanted(ids.begin(), ids.end());
-  std::shared_ptr<const catalog::ValueResolver> resolver = state_->Resolver(LoadPlan::AllLazy());
+  std::shared_ptr<const catalog::ValueResolver> resolver =
+      state_->catalog().Resolver(LoadPlan::AllLazy());
   if (load.signal_values == Loading::kEager) {
     resolver = std::make_shared<const WantedSignalsResolver>(
-        resolver, state_->Resolver(load), std::unordered_set<std::int64_t>(wanted));
+        resolver, state_->catalog().Resolver(load), std::unordered_set<std::int64_t>(wanted));
   }
   const std::vector<std::int64_t> distinct = Distinct(record_ids);
   std::vector<std::shared_ptr<model::Record>> records;
   {
-    catalog::CatalogLease lease = state_->Lease();
+    catalog::CatalogLease lease = state_->catalog().Lease();
     catalog::CatalogHydrator hydrator(lease.connection(), resolver);
-    hydrator.UseRowCache(state_->row_cache());
+    hydrator.UseRowCache(state_->catalog().row_cache());
     records = hydrator.RecordsById(distinct);
   }
   // Each signal shares ownership with its record, so that its source (and the record) stay
@@ -365,11 +363,12 @@ std::vector<std::shared_ptr<model::Task>> Reader::GetTasks(std::span<const std::
   CheckIds(ids, "task");
   if (ids.empty()) return {};
   const std::vector<std::int64_t> distinct = Distinct(ids);
-  catalog::CatalogLease lease = state_->Lease();
+  catalog::CatalogLease lease = state_->catalog().Lease();
   catalog::CheckTaskIds(lease.connection(), distinct, type);
   catalog::TaskFilter filter;
   filter.ids = distinct;
-  const auto tasks = state_->Hydrator(lease.connection(), load)
+  const auto tasks = state_->catalog()
+                         .Hydrator(lease.connection(), load)
                          .Tasks(filter, 0, std::numeric_limits<std::int64_t>::max());
   std::unordered_map<std::int64_t, std::shared_ptr<model::Task>> by_id;
   for (const auto& task : tasks) by_id.emplace(*task->id(), task);
@@ -417,7 +416,7 @@ std::int64_t Reader::LocalIdOf(const ParentRef& parent, std::string_view import_
   CheckIds(std::span<const std::int64_t>(&parent_id, 1), kind);
   std::optional<std::int64_t> local;
   {
-    catalog::CatalogLease lease = state_->Lease();
+    catalog::CatalogLease lease = state_->catalog().Lease();
     local = catalog::LocalIdOfImport(lease.connection(), import_kind, alias, parent_id);
   }
   if (!local) {

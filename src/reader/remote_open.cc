@@ -100,7 +100,7 @@ Reader Reader::Open(const DatasetVersion& version, const ReaderOptions& options)
     const manifest::FilePart control = parts.manifest.files.control;
     const fs::path cache_dir = options.cache_dir ? *options.cache_dir : DefaultCacheDir();
     const std::string control_url = (parts.location / control.path).string();
-    state->set_catalog_file([client = parts.client, control_url, control, cache_dir] {
+    state->catalog().set_catalog_file([client = parts.client, control_url, control, cache_dir] {
       return remote::CachedObject(*client, control_url, std::string(manifest::kControlFileName),
                                   static_cast<std::uint64_t>(control.size), control.checksum,
                                   cache_dir);

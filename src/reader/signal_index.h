@@ -32,7 +32,7 @@ class SignalIndex {
   };
 
   // Turns a locator's (payload_source, value_path) into the file it names, or throws
-  // (ReaderState::ResolveFile). Called once per distinct (payload_source, value_path).
+  // (LocatorResolver::ResolveFile). Called once per distinct (payload_source, value_path).
   using Resolve = std::function<std::filesystem::path(const ChunkLocator&)>;
 
   // Adds (or replaces) one signal.

@@ -42,19 +42,18 @@ std::vector<SignalValuesRef> Reader::GetSignalValues(std::span<const std::int64_
     }
   }
   if (ids.empty()) return {};
-  const std::vector<const SignalIndex::Entry*> entries = state_->IndexedSignals(ids);
-  const SignalIndex& index = state_->signal_index();
+  std::vector<SignalDirectory::Signal> signals = state_->signals().Signals(ids);
   std::vector<SignalValuesRef> out(ids.size());
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    const SignalIndex::Entry& entry = *entries[i];
+    SignalDirectory::Signal& signal = signals[i];
     SignalValuesRef& ref = out[i];
     ref.id_ = ids[i];
-    ref.record_id_ = entry.record_id;
-    ref.n_values_ = entry.n_values;
-    ref.spec_ = index.spec(entry);
-    if (entry.n_chunks > 0) {
+    ref.record_id_ = signal.record_id;
+    ref.n_values_ = signal.n_values;
+    ref.spec_ = std::move(signal.spec);
+    if (!signal.chunks.empty()) {
       ref.values_ =
-          std::make_shared<const LazySignalValues>(state_, ref.spec_, index.ChunkRefs(entry));
+          std::make_shared<const LazySignalValues>(state_, ref.spec_, std::move(signal.chunks));
     }
   }
   return out;

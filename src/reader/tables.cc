@@ -16,19 +16,19 @@ constexpr LoadPlan kTextLoaded{.text = Loading::kEager};
 
 ArrowTable Reader::ReadTaskTable(const TaskQuery& query) {
   const catalog::TaskFilter filter = FilterOf(query);
-  catalog::CatalogLease lease = state_->Lease();
-  return catalog::TaskTable(lease.connection(), filter, *state_->Resolver(kTextLoaded));
+  catalog::CatalogLease lease = state_->catalog().Lease();
+  return catalog::TaskTable(lease.connection(), filter, *state_->catalog().Resolver(kTextLoaded));
 }
 
 ArrowTable Reader::ReadTargetTable(const TaskQuery& query) {
   const catalog::TaskFilter filter = FilterOf(query);
-  catalog::CatalogLease lease = state_->Lease();
-  return catalog::TargetTable(lease.connection(), filter, *state_->Resolver(kTextLoaded));
+  catalog::CatalogLease lease = state_->catalog().Lease();
+  return catalog::TargetTable(lease.connection(), filter, *state_->catalog().Resolver(kTextLoaded));
 }
 
 ArrowTable Reader::ReadAnnotationTable() {
-  catalog::CatalogLease lease = state_->Lease();
-  return catalog::AnnotationTable(lease.connection(), *state_->Resolver(kTextLoaded));
+  catalog::CatalogLease lease = state_->catalog().Lease();
+  return catalog::AnnotationTable(lease.connection(), *state_->catalog().Resolver(kTextLoaded));
 }
 
 }  // namespace timef

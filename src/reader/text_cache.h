@@ -1,8 +1,8 @@
 // The reader's cache of decoded packed text, newest first, bounded by bytes (the newest value is
 // kept even when larger). A value is keyed by the file it was read from as resolved for its
-// storing release (ReaderState::ResolveFile), its row and its kind, so two releases whose payload
-// files share a relative path never answer for each other. Not thread-safe: the owning
-// ReaderState serializes use.
+// storing release (LocatorResolver::ResolveFile), its row and its kind, so two releases whose
+// payload files share a relative path never answer for each other. Not thread-safe: the owning
+// PayloadFiles serializes use (its one mutex).
 #pragma once
 
 #include <cstdint>

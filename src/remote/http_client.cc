@@ -829,31 +829,26 @@ void HttpClient::PutObject(const std::string& url, const std::filesystem::path& 
     int fd;
     ~Closer() { ::close(fd); }
   } closer{fd};
-  std::vector<Transfer> transfers(1);
-  Transfer& t = transfers.front();
-  t.url = url;
-  t.shown = RedactedUrl(url);
-  t.method = "PUT";
-  t.upload = true;
-  t.upload_fd = fd;
-  t.upload_size = size;
-  t.headers = {"Content-MD5: " + digests.md5_base64, "x-amz-content-sha256: " + digests.sha256_hex};
-  Current().RunWithRetries(transfers, [](Transfer&) {});
-  CheckEtag(t, digests.md5_hex);
+  Put(url, PutBody{.fd = fd, .size = size}, digests, /*if_absent=*/false);
 }
 
 void HttpClient::PutObject(const std::string& url, std::span<const std::byte> bytes,
                            bool if_absent) {
   RequireS3(url, "PutObject");
-  const ObjectDigests digests = ObjectDigests::Of(bytes);
+  Put(url, PutBody{.bytes = bytes, .size = bytes.size()}, ObjectDigests::Of(bytes), if_absent);
+}
+
+void HttpClient::Put(const std::string& url, const PutBody& body, const ObjectDigests& digests,
+                     bool if_absent) {
   std::vector<Transfer> transfers(1);
   Transfer& t = transfers.front();
   t.url = url;
   t.shown = RedactedUrl(url);
   t.method = "PUT";
   t.upload = true;
-  t.upload_bytes = bytes;
-  t.upload_size = bytes.size();
+  t.upload_fd = body.fd;
+  t.upload_bytes = body.bytes;
+  t.upload_size = body.size;
   t.headers = {"Content-MD5: " + digests.md5_base64, "x-amz-content-sha256: " + digests.sha256_hex};
   if (if_absent) t.headers.push_back("If-None-Match: *");
   Current().RunWithRetries(transfers, [](Transfer&) {});

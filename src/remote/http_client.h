@@ -125,6 +125,16 @@ class HttpClient {
   struct Impl;
   // The connection state of the calling process, made on its first call after a fork().
   Impl& Current() const;
+  // What a PUT sends: `size` bytes read from the open file `fd`, or `bytes` when fd is -1.
+  struct PutBody {
+    int fd = -1;
+    std::span<const std::byte> bytes;
+    std::uint64_t size = 0;
+  };
+  // Both PutObject overloads: the PUT of `body` with the headers S3 checks it by, retried, and
+  // its ETag compared with the MD5.
+  void Put(const std::string& url, const PutBody& body, const ObjectDigests& digests,
+           bool if_absent);
 
   HttpOptions options_;
   mutable std::mutex fork_mutex_;                     // guards impls_ when a child adds its own

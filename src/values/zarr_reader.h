@@ -10,7 +10,7 @@
 // to 1 GiB). With a decode budget (docs/format.md §7.7), every decoded inner chunk is charged to
 // it before it is allocated: kept chunks of any array are dropped to make room, and a chunk that
 // still does not fit is a FormatError naming the array's zarr.json. Not thread-safe: one
-// ZarrReader per reader (ReaderState locks around it).
+// ZarrReader per reader (PayloadFiles locks around it).
 #pragma once
 
 #include <cstdint>

@@ -23,12 +23,8 @@ values::ValuesOptions ToValuesOptions(const WriteOptions& options,
                           write_option::text_pack_threshold_bytes.Problem(v));
   }
   values::ValuesOptions out;
+  static_cast<parquet::FileSeriesOptions&>(out) = ToPayloadOptions(options);
   out.chunk_max_bytes = options.chunk_max_bytes;
-  out.row_group_target_bytes = options.row_group_target_bytes;
-  out.shard_target_bytes = options.shard_target_bytes;
-  out.data_page_target_bytes = options.data_page_target_bytes;
-  out.compression = Codec(options);
-  out.compression_level = options.compression_level;
   out.compression_threads = options.threads;
   out.value_encoding =
       options.value_encoding.value_or(card_choice.value_or(manifest::ValueEncodingChoice::kAuto));
@@ -40,11 +36,11 @@ values::ValuesOptions ToValuesOptions(const WriteOptions& options,
 }
 
 payload::PayloadOptions ToPayloadOptions(const WriteOptions& options) {
-  return payload::PayloadOptions{.row_group_target_bytes = options.row_group_target_bytes,
-                                 .shard_target_bytes = options.shard_target_bytes,
-                                 .data_page_target_bytes = options.data_page_target_bytes,
-                                 .compression = Codec(options),
-                                 .compression_level = options.compression_level};
+  return parquet::FileSeriesOptions{.row_group_target_bytes = options.row_group_target_bytes,
+                                    .shard_target_bytes = options.shard_target_bytes,
+                                    .data_page_target_bytes = options.data_page_target_bytes,
+                                    .compression = Codec(options),
+                                    .compression_level = options.compression_level};
 }
 
 }  // namespace timef::writer

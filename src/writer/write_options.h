@@ -1,4 +1,6 @@
-// Checks WriteOptions and maps them onto the values and payload modules' options.
+// Checks WriteOptions and maps them onto the values and payload modules' options: the file-series
+// options both planes share (parquet::FileSeriesOptions, which payload::PayloadOptions is) are
+// filled in one place, ToPayloadOptions, which ToValuesOptions extends.
 #pragma once
 
 #include "payload/payload_options.h"
@@ -11,6 +13,7 @@ namespace timef::writer {
 // `card_choice` is the card's metadata.value_encoding; the option wins over it.
 values::ValuesOptions ToValuesOptions(const WriteOptions& options,
                                       std::optional<manifest::ValueEncodingChoice> card_choice);
+// ValidationError naming `compression` for a codec the writer does not offer.
 payload::PayloadOptions ToPayloadOptions(const WriteOptions& options);
 
 }  // namespace timef::writer

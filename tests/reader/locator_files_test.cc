@@ -1,5 +1,5 @@
-// Locators become files in one place (ReaderState::ResolveFile), and the caches that hold what was
-// read from files keep the storing release in their keys: two releases whose files share a
+// Locators become files in one place (LocatorResolver::ResolveFile), and the caches that hold what
+// was read from files keep the storing release in their keys: two releases whose files share a
 // relative path never answer for each other.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/locators.h"
-#include "reader/reader_state.h"
+#include "reader/locator_resolver.h"
 #include "reader/signal_index.h"
 #include "reader/text_cache.h"
 #include "timef/error.h"
@@ -84,7 +84,7 @@ TEST(LocatorCacheTest, TextCacheDropsTheOldestBeyondItsBudgetButKeepsTheNewest) 
 
 class ResolveFileTest : public ::testing::Test {
  protected:
-  ResolveFileTest() : state_("/releases/acme/child/1.0.0", Manifest(), ReaderOptions{}) {}
+  ResolveFileTest() : state_("/releases/acme/child/1.0.0", Manifest(), {}, std::nullopt) {}
   static manifest::Manifest Manifest() {
     manifest::Manifest m;
     m.files.time_series = {{std::string(kShard), "", 0}, {"time_series.zarr/ok/zarr.json", "", 0}};
@@ -100,7 +100,7 @@ class ResolveFileTest : public ::testing::Test {
       EXPECT_THAT(e.what(), HasSubstr(detail));
     }
   }
-  ReaderState state_;
+  LocatorResolver state_;
 };
 
 TEST_F(ResolveFileTest, OwnListedFilesResolveUnderTheRelease) {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <memory>
 
+#include "support/raised.h"
 #include "support/release_fixture.h"
 #include "timef/error.h"
 #include "timef/reader.h"
@@ -17,22 +18,10 @@ namespace {
 namespace fs = std::filesystem;
 using testing::TempDir;
 
-constexpr const char* kParent = "test/fixture/1.0.0";
-constexpr const char* kChild = "test/reuse/1.0.0";
-
-// The parent read lazily and rewritten as test/reuse@1.0.0 into the same root.
-void WriteChild(const fs::path& root) {
-  Reader parent = Reader::Open(root / kParent);
-  std::unique_ptr<model::Dataset> read = parent.Read();
-  model::Dataset child("test/reuse", "1.0.0");
-  for (const auto& record : read->records()) child.AddRecord(record);
-  for (const auto& task : read->tasks()) child.AddTask(task);
-  for (const auto& a : read->registered_annotations()) child.RegisterAnnotation(a);
-  manifest::Card card = testing::FixtureCard();
-  WriteOptions options;
-  options.compression_level = 1;
-  WriteRelease(child, card, root, options);
-}
+using testing::FirstPinnedShard;
+using testing::Raised;
+constexpr const char* kParent = testing::kReuseParent;
+constexpr const char* kChild = testing::kReuseChild;
 
 class PayloadSourcesTest : public ::testing::Test {
  protected:
@@ -43,7 +32,9 @@ class PayloadSourcesTest : public ::testing::Test {
     options.compression_level = 1;
     options.chunk_max_bytes = 16 * 1024;  // several chunks per lead
     WriteRelease(*f.dataset, testing::FixtureCard(), registry_->path(), options);
-    WriteChild(registry_->path());
+    WriteOptions child_options;  // the child's values are pins: no chunking of its own
+    child_options.compression_level = 1;
+    testing::WriteReuseChild(registry_->path(), child_options);
   }
   static void TearDownTestSuite() { registry_.reset(); }
 
@@ -53,33 +44,9 @@ class PayloadSourcesTest : public ::testing::Test {
   manifest::Manifest ChildManifest() const {
     return manifest::ReadManifest(root() / kChild / "manifest.json");
   }
-  // The first pinned values file, as a path under the parent.
-  fs::path FirstPinnedShard() const {
-    const manifest::Manifest child = ChildManifest();
-    for (const auto& pin : child.payload_sources.at("test/fixture@1.0.0")) {
-      if (pin.path.starts_with("time_series/")) return root() / kParent / pin.path;
-    }
-    ADD_FAILURE() << "no pinned shard";
-    return {};
-  }
-
   static inline std::unique_ptr<TempDir> registry_;
   TempDir copy_;
 };
-
-template <class E>
-E Raised(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e;
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "unexpected " << typeid(e).name() << ": " << e.what();
-    throw;
-  }
-  ADD_FAILURE() << "nothing raised";
-  throw std::logic_error("nothing raised");
-}
 
 TEST_F(PayloadSourcesTest, ChildStoresNoCopyAndPinsTheParentFiles) {
   const manifest::Manifest child = ChildManifest();
@@ -135,7 +102,7 @@ TEST_F(PayloadSourcesTest, ParentMissing) {
 }
 
 TEST_F(PayloadSourcesTest, PinnedFileMissing) {
-  const fs::path shard = FirstPinnedShard();
+  const fs::path shard = FirstPinnedShard(root());
   fs::remove(shard);
   const FileError e = Raised<FileError>([&] { Reader::Open(root() / kChild); });
   EXPECT_EQ(e.path(), shard);
@@ -143,7 +110,7 @@ TEST_F(PayloadSourcesTest, PinnedFileMissing) {
 }
 
 TEST_F(PayloadSourcesTest, PinnedFileResized) {
-  const fs::path shard = FirstPinnedShard();
+  const fs::path shard = FirstPinnedShard(root());
   std::ofstream(shard, std::ios::app | std::ios::binary) << "extra";
   const FileError e = Raised<FileError>([&] { Reader::Open(root() / kChild); });
   EXPECT_EQ(e.path(), shard);
@@ -167,7 +134,7 @@ TEST_F(PayloadSourcesTest, ParentManifestChangedPinDiffers) {
 }
 
 TEST_F(PayloadSourcesTest, CorruptedParentShardCaughtByChildVerify) {
-  const fs::path shard = FirstPinnedShard();
+  const fs::path shard = FirstPinnedShard(root());
   testing::FlipByte(shard, 100);
   Reader child = Reader::Open(root() / kChild);  // sizes are unchanged: Open passes
   const FileError e = Raised<FileError>([&] { child.Verify(); });
@@ -176,7 +143,7 @@ TEST_F(PayloadSourcesTest, CorruptedParentShardCaughtByChildVerify) {
 }
 
 TEST_F(PayloadSourcesTest, VerifyChecksOwnFilesFirst) {
-  testing::FlipByte(FirstPinnedShard(), 100);
+  testing::FlipByte(FirstPinnedShard(root()), 100);
   testing::FlipByte(root() / kChild / "control.duckdb", -10);
   const FileError e = Raised<FileError>([&] { Reader::Open(root() / kChild).Verify(); });
   EXPECT_EQ(e.path(), root() / kChild / "control.duckdb");

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 
+#include "support/raised.h"
 #include "support/release_fixture.h"
 #include "timef/client.h"
 #include "timef/dataset_version.h"
@@ -23,8 +24,10 @@ namespace {
 namespace fs = std::filesystem;
 using testing::TempDir;
 
-constexpr const char* kParent = "test/fixture/1.0.0";
-constexpr const char* kChild = "test/reuse/1.0.0";
+using testing::FirstPinnedShard;
+using testing::Raised;
+constexpr const char* kParent = testing::kReuseParent;
+constexpr const char* kChild = testing::kReuseChild;
 
 WriteOptions Fast() {
   WriteOptions options;
@@ -39,32 +42,12 @@ void WriteRegistry(const fs::path& root) {
     testing::Fixture f = testing::MakeFixture(1, version);
     WriteRelease(*f.dataset, testing::FixtureCard(), root, Fast());
   }
-  Reader parent = Reader::Open(root / kParent);
-  std::unique_ptr<model::Dataset> read = parent.Read();
-  model::Dataset child("test/reuse", "1.0.0");
-  for (const auto& record : read->records()) child.AddRecord(record);
-  for (const auto& task : read->tasks()) child.AddTask(task);
-  for (const auto& a : read->registered_annotations()) child.RegisterAnnotation(a);
-  WriteRelease(child, testing::FixtureCard(), root, Fast());
+  testing::WriteReuseChild(root, Fast());
 }
 
 // Everything a reader builds, values included.
 Json DumpAll(Reader& reader) {
   return model::DumpDataset(*reader.Read(LoadPlan::AllEager()), {.values = true});
-}
-
-template <class E>
-E Raised(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e;
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "unexpected " << typeid(e).name() << ": " << e.what();
-    throw;
-  }
-  ADD_FAILURE() << "nothing raised";
-  throw std::logic_error("nothing raised");
 }
 
 bool Mentions(const std::exception& e, const std::string& text) {
@@ -87,15 +70,6 @@ class VersionTest : public ::testing::Test {
       copied_ = true;
     }
     return copy_.path();
-  }
-  // The first values file the child pins in its parent, as a path under `root`.
-  static fs::path FirstPinnedShard(const fs::path& root) {
-    const manifest::Manifest child = manifest::ReadManifest(root / kChild / "manifest.json");
-    for (const auto& pin : child.payload_sources.at("test/fixture@1.0.0")) {
-      if (pin.path.starts_with("time_series/")) return root / kParent / pin.path;
-    }
-    ADD_FAILURE() << "no pinned shard";
-    return {};
   }
 
   static inline std::unique_ptr<TempDir> registry_;

@@ -7,6 +7,9 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <stdexcept>
+
+#include "timef/reader.h"
 
 namespace timef::testing {
 using namespace timef::model;  // NOLINT(google-build-using-namespace)
@@ -219,6 +222,24 @@ std::unique_ptr<WrittenFixture> CopyOfWrittenFixture(const std::string& key, Wri
 
 std::unique_ptr<WrittenFixture> WriteFixture(int ecg_records) {
   return CopyOfWrittenFixture("default options", {}, ecg_records);
+}
+
+void WriteReuseChild(const fs::path& root, const WriteOptions& options) {
+  Reader parent = Reader::Open(root / kReuseParent);
+  std::unique_ptr<model::Dataset> read = parent.Read();
+  model::Dataset child("test/reuse", "1.0.0");
+  for (const auto& record : read->records()) child.AddRecord(record);
+  for (const auto& task : read->tasks()) child.AddTask(task);
+  for (const auto& a : read->registered_annotations()) child.RegisterAnnotation(a);
+  WriteRelease(child, FixtureCard(), root, options);
+}
+
+fs::path FirstPinnedShard(const fs::path& root) {
+  const manifest::Manifest child = manifest::ReadManifest(root / kReuseChild / "manifest.json");
+  for (const auto& pin : child.payload_sources.at("test/fixture@1.0.0")) {
+    if (pin.path.starts_with("time_series/")) return root / kReuseParent / pin.path;
+  }
+  throw std::logic_error("no pinned shard in " + (root / kReuseChild).string());
 }
 
 }  // namespace timef::testing

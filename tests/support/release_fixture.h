@@ -69,4 +69,15 @@ std::vector<std::string> ListFiles(const std::filesystem::path& dir);
 // XORs the byte at `offset` (from the end when negative) with 0x01.
 void FlipByte(const std::filesystem::path& file, int64_t offset);
 
+// A release that stores nothing of its own (docs/format.md §10): test/fixture@1.0.0, written under
+// `root` (kReuseParent), read lazily and rewritten with `options` as test/reuse@1.0.0
+// (kReuseChild) into the same root, which reuses every stored payload, so each of its files is a
+// pin of its payload source test/fixture@1.0.0.
+inline constexpr const char* kReuseParent = "test/fixture/1.0.0";
+inline constexpr const char* kReuseChild = "test/reuse/1.0.0";
+void WriteReuseChild(const std::filesystem::path& root, const WriteOptions& options);
+// The first values file the child under `root` pins in its parent, as a path under `root`
+// (std::logic_error when it pins none).
+std::filesystem::path FirstPinnedShard(const std::filesystem::path& root);
+
 }  // namespace timef::testing

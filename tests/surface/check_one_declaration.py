@@ -24,6 +24,9 @@ CONCEPTS = {
     "ChunkLocator": "src/core/locators.h",
     "OffsetsLocator": "src/core/locators.h",
     "TextLocator": "src/core/locators.h",
+    # The file-series write options both planes share (payload::PayloadOptions is an alias,
+    # values::ValuesOptions extends it; issue 32 item 2).
+    "FileSeriesOptions": "src/parquet/writer_options.h",
 }
 
 # A locator resolved to the file to open: holds the concept's locator, and repeats none of its
