@@ -6,8 +6,8 @@
 #   timef_pch_pic   position-independent objects (the modules, the CLI objects, the view)
 #   timef_pch_exe   executables (examples, tools, fixtures, benches)
 #   timef_pch_test  GoogleTest binaries and their support objects (adds GoogleTest)
-# GCC accepts a precompiled header only when it was built with the same -fpic/-fpie setting and
-# debug-info level as the unit using it (-O and -D may differ; CMake passes -Winvalid-pch, so a
+# GCC accepts a precompiled header only when it was built with the same -fpic/-fpie setting,
+# debug-info level and __OPTIMIZE__ as the unit using it (CMake passes -Winvalid-pch, so a
 # rejected one shows as a warning), hence the separate PIC and PIE donors; the test support
 # objects are compiled as PIE (they only ever link into test executables). Only GCC: a clang PCH
 # must match its user's flags exactly (the fuzz tree). -DTIMEF_PCH=OFF builds without, which with
@@ -47,6 +47,9 @@ function(timef_pch_donors)
     target_compile_options(timef_pch_test PRIVATE -fPIE)
     target_precompile_headers(timef_pch_test PRIVATE ${timef_pch_common} <gtest/gtest.h>
                               <gmock/gmock.h>)
+    # Test code's optimisation level (cmake/TimefTesting.cmake): a GCC precompiled header is
+    # rejected by a unit whose -O differs in whether __OPTIMIZE__ is defined.
+    timef_test_compile_options(timef_pch_test)
     target_link_libraries(timef_pch_test PRIVATE nlohmann_json::nlohmann_json GTest::gtest
                           GTest::gmock)
   endif()
@@ -90,6 +93,9 @@ function(timef_pch_apply dir)
       set(donor timef_pch_exe)
     else()
       set(donor timef_pch_pic)
+    endif()
+    if(donor STREQUAL "timef_pch_test")
+      timef_test_compile_options(${target})
     endif()
     target_precompile_headers(${target} REUSE_FROM ${donor})
   endforeach()

@@ -6,7 +6,7 @@
 # duration (values, payloads, catalog, audit, hashing, manifest, fsync, rename all fall inside it)
 # and checks after each kill that the registry holds either no release or a complete one that
 # `timef verify` passes, that nothing but `*.tmp-*` staging directories was left behind, and that
-# the same write then succeeds. KILLS defaults to 24; CTest passes 16; the long run uses 200+.
+# the same write then succeeds. KILLS defaults to 24; CTest passes 16 (6 under the sanitizers); the long run uses 200+.
 # Leftover staging directories are expected after a kill; removing them is `timef gc`'s job
 # (docs/format.md §3.3: never automatic): after each kill `timef gc --older-than 0` must remove
 # every one of them and leave a committed release verifying.
