@@ -29,14 +29,14 @@ test: build
 # ASan's shadow memory and allocator quarantine change; it runs in `make test`. `asan-skip`:
 # checks in which no timef code runs (Python over the sources' text or over JSON files another
 # test wrote), so a sanitizer has nothing to add; each says why where it is registered. CI (.ci/run) runs
-# it after `make test`: 50 min on 2 cores on 2026-12-06 (ASan build 23 min with a cold cache on a
-# loaded machine, ctest 27, of which bad_input_test alone took 20 in one process before it was
-# cut into 3 shards; docs/architecture.md, "Tests and CI time"). `make fuzz` is separate.
+# it after `make test`: 2,120 s on 2 cores with a cold cache on a quiet machine on 2026-12-06
+# (build 815 s, ctest 1,305 s; docs/architecture.md, "Tests and CI time"). `make fuzz` is
+# separate.
 # ASan's run-time options there. Leak checking on. malloc_context_size=5: a report shows the 5
 # innermost frames of the allocation and free stacks (30 by default); recording 30 frames at every
 # malloc, most of them DuckDB's (ASan intercepts the allocations of the uninstrumented library
-# too), was about 15 % of the instrumented suite's CPU. What is detected does not change. For
-# deeper stacks: make test-asan TEST_ASAN_OPTIONS=detect_leaks=1
+# too), was about 13 % of an instrumented test's CPU (compose_test: 63.2 -> 54.8 CPU-s). What is
+# detected does not change. For deeper stacks: make test-asan TEST_ASAN_OPTIONS=detect_leaks=1
 TEST_ASAN_OPTIONS ?= detect_leaks=1:malloc_context_size=5
 test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTIMEF_SANITIZE=ON -DTIMEF_BUILD_BENCH=OFF $(CMAKE_FLAGS)
