@@ -450,6 +450,47 @@ TEST_F(RemoteReleaseTest, FaultsOnValuesAreRetriedAndAMissingFileNamesItsUrl) {
   EXPECT_TRUE(missing);
 }
 
+// A batch LoadValues announces its pages to the remote shards (HttpFile::Prefetch), which fetch
+// them in a few coalesced requests: far fewer requests to the shards than chunks decoded, and the
+// values equal to the local read.
+TEST(RemoteBatchTest, ABatchLoadFetchesItsPagesInFewRequestsAndReadsEqualToLocal) {
+  const auto written = testing::WriteFixture({}, 100);
+  const fs::path dir = written->result.release_dir;
+  const std::string relative = dir.lexically_relative(written->root.path()).generic_string();
+  TempDir cache;
+  ::setenv("TIMEF_CACHE_DIR", cache.path().c_str(), 1);
+  FaultServer server(written->root.path());
+  Reader local = Reader::Open(dir);
+  Reader remote = Reader::Open(server.url() + "/" + relative);
+  std::vector<std::int64_t> ids;
+  for (const auto& ref : local.GetSignalValues(local.SignalIds())) {
+    if (ref.has_values()) ids.push_back(ref.id());
+  }
+  const auto shards = local.manifest().files.time_series;
+  ASSERT_FALSE(shards.empty());
+  auto shard_requests = [&] {
+    int n = 0;
+    for (const auto& shard : shards) n += server.requests(relative + "/" + shard.path);
+    return n;
+  };
+  const int before = shard_requests();
+  const std::uint64_t chunks_before = remote.counters().chunks_read;
+  const auto remote_values = remote.LoadValues(remote.GetSignalValues(ids));
+  const auto local_values = local.LoadValues(local.GetSignalValues(ids));
+  const int requests = shard_requests() - before;
+  const std::uint64_t chunks = remote.counters().chunks_read - chunks_before;
+  ASSERT_EQ(remote_values.size(), local_values.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    SCOPED_TRACE(ids[i]);
+    ASSERT_TRUE(remote_values[i] && local_values[i]);
+    EXPECT_EQ(*remote_values[i], *local_values[i]);
+  }
+  // Without the prefetch every chunk is a request of its own (plus footers and offset indexes).
+  ASSERT_GE(chunks, 200u);
+  EXPECT_LT(static_cast<std::uint64_t>(requests) * 4, chunks)
+      << requests << " requests for " << chunks << " chunks";
+}
+
 TEST_F(RemoteReleaseTest, AMissingReleaseAndBadUrlsAreTypedErrors) {
   EXPECT_THROW(Reader::Open(server_->url() + "/no/such/1.0.0"), MissingFileError);
   EXPECT_THROW(Reader::Open(Url() + "?token=x"), ValidationError);
