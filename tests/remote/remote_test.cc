@@ -12,6 +12,7 @@
 #include "fault_server.h"
 #include "release_fixture.h"
 #include "remote/http_client.h"
+#include "remote/http_file.h"
 #include "remote/url.h"
 #include "timef/client.h"
 #include "timef/dataset_version.h"
@@ -231,6 +232,37 @@ TEST_F(HttpClientTest, DownloadChecksTheSizeAndRestartsAfterABrokenBody) {
   EXPECT_EQ(seen, bytes_.size());
   std::ifstream in(file, std::ios::binary);
   EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), bytes_);
+}
+
+// HttpFile::Prefetch: nearby ranges are fetched in one request; reads inside what was fetched are
+// served without a request while the hold lives, others (and all after it is dropped) are requests
+// of their own; the bytes are the object's either way.
+TEST_F(HttpClientTest, PrefetchedRangesAreReadWithoutRequestsWhileHeld) {
+  auto client = std::make_shared<HttpClient>(QuickOptions());
+  const remote::HttpFile file(client, url_, bytes_.size());
+  EXPECT_TRUE(file.prefetches());
+  auto read = [&](std::uint64_t offset, std::size_t length) {
+    const auto out = file.Read(offset, length);
+    return std::string(reinterpret_cast<const char*>(out.data()), out.size());
+  };
+  const std::vector<parquet::ByteRange> ranges = {{1000, 500}, {40000, 100}, {250000, 3000}};
+  int before = server_->total_requests();
+  auto hold = file.Prefetch(ranges);
+  ASSERT_NE(hold, nullptr);
+  // [1000, 40100) within the 64 KiB gap: one request; [250000, 253000) another.
+  EXPECT_EQ(server_->total_requests() - before, 2);
+  before = server_->total_requests();
+  EXPECT_EQ(read(1000, 500), Expected(1000, 500));
+  EXPECT_EQ(read(20000, 64), Expected(20000, 64));  // inside the merged segment
+  EXPECT_EQ(read(251000, 2000), Expected(251000, 2000));
+  EXPECT_EQ(server_->total_requests() - before, 0);
+  EXPECT_EQ(read(252900, 200), Expected(252900, 200));  // runs past the segment: a request
+  EXPECT_EQ(server_->total_requests() - before, 1);
+  hold.reset();
+  EXPECT_EQ(read(1000, 500), Expected(1000, 500));  // the bytes are gone with the hold
+  EXPECT_EQ(server_->total_requests() - before, 2);
+  EXPECT_THROW(static_cast<void>(file.Prefetch(std::vector<parquet::ByteRange>{{299990, 20}})),
+               FormatError);
 }
 
 TEST(UrlTest, ParsesAndRedacts) {
