@@ -4,8 +4,8 @@
 // (tests/support/nginx.h, which logs the body bytes of every response), then:
 //   - scan: every signal's values in ID order, in batches of 256 (GetSignalValues + LoadValues),
 //     on a fresh local reader and on a fresh remote reader (catalog already in the cache), three
-//     times each in turn, the median kept: MB/s of float32 values; the remote scan issues each
-//     batch's page ranges concurrently;
+//     times each in turn, the median kept: MB/s of float32 values; each decode run of a remote
+//     batch prefetches its chunks' pages in a few coalesced requests (docs/remote.md "Prefetch");
 //   - random series: GetSignalValues(id).LoadValues() of N random signals on the two readers the
 //     scan warmed (footers and page indexes read), median latency; bytes the server sent per read
 //     against the bytes of the data pages that hold the series (page headers included, from the

@@ -131,6 +131,11 @@ void RandomAccessFile::CheckRange(std::uint64_t offset, std::uint64_t length) co
   }
 }
 
+RandomAccessFile::PrefetchHold RandomAccessFile::Prefetch(std::span<const ByteRange> ranges) const {
+  for (const ByteRange& range : ranges) CheckRange(range.offset, range.length);
+  return DoPrefetch(ranges);
+}
+
 void RandomAccessFile::ReadAt(std::uint64_t offset, std::span<std::byte> out) const {
   CheckRange(offset, out.size());
   CheckReadable();

@@ -23,6 +23,13 @@
 
 namespace timef::parquet {
 
+// The bytes [offset, offset + length) of a file.
+struct ByteRange {
+  std::uint64_t offset = 0;
+  std::uint64_t length = 0;
+  bool operator==(const ByteRange&) const = default;
+};
+
 class RandomAccessFile {
  public:
   virtual ~RandomAccessFile() = default;
@@ -45,6 +52,19 @@ class RandomAccessFile {
   // Throws FormatError unless [offset, offset + length) lies inside the file.
   void CheckRange(std::uint64_t offset, std::uint64_t length) const;
 
+  // Whether Prefetch does anything: true for a source whose every read costs a round trip (a
+  // remote object), false for local files and memory, whose Prefetch is a no-op. A caller may
+  // skip working out the ranges when it is false.
+  virtual bool prefetches() const { return false; }
+  // A hint that `ranges` are about to be read: a source that prefetches fetches them now, in few
+  // requests, and serves the reads they cover from memory while the returned hold lives (drop it
+  // once those reads are done: that frees the bytes); null when nothing is kept. Reads return the
+  // same bytes with or without it. Every range is checked like a read (FormatError outside the
+  // file) and the fetch raises what a read would. Safe to call concurrently with reads and other
+  // prefetches.
+  using PrefetchHold = std::shared_ptr<const void>;
+  [[nodiscard]] PrefetchHold Prefetch(std::span<const ByteRange> ranges) const;
+
  protected:
   explicit RandomAccessFile(std::filesystem::path path) : path_(std::move(path)) {}
   // REQUIRES: the range lies inside the file.
@@ -54,6 +74,11 @@ class RandomAccessFile {
   virtual void CheckReadable() const {}
   // All size() bytes when they are in memory, else nullptr.
   virtual const std::byte* InMemoryData() const { return nullptr; }
+  // REQUIRES: every range lies inside the file. The default keeps nothing.
+  virtual PrefetchHold DoPrefetch(std::span<const ByteRange> ranges) const {
+    static_cast<void>(ranges);
+    return nullptr;
+  }
 
  private:
   std::filesystem::path path_;
@@ -100,11 +125,7 @@ class MemoryFile : public RandomAccessFile {
 // touched only certain byte ranges. Thread-safe.
 class CountingFile : public RandomAccessFile {
  public:
-  struct Range {
-    std::uint64_t offset = 0;
-    std::uint64_t length = 0;
-    bool operator==(const Range&) const = default;
-  };
+  using Range = ByteRange;
 
   explicit CountingFile(std::unique_ptr<RandomAccessFile> inner);
   std::uint64_t size() const override { return inner_->size(); }

@@ -75,6 +75,8 @@ struct FileReader::Impl {
   void ReadFooter();
   void CheckRowGroups();
   void CheckArguments(int row_group, int column) const;
+  // CheckArguments, and ValidationError unless [first_row, last_row) lies in the row group.
+  void CheckRows(int row_group, int column, std::int64_t first_row, std::int64_t last_row) const;
   ErrorContext ChunkContext(int row_group, int column) const {
     return context.WithRowGroup(row_group).WithColumn(column_paths[column]);
   }
@@ -307,23 +309,42 @@ void FileReader::ReadColumnChunk(int row_group, int column, ColumnData& out) {
   impl_->chunk_reader.Read(info, nullptr, 0, info.num_rows, out);
 }
 
+void FileReader::Impl::CheckRows(int row_group, int column, std::int64_t first_row,
+                                 std::int64_t last_row) const {
+  CheckArguments(row_group, column);
+  const std::int64_t rows = metadata.row_groups[static_cast<std::size_t>(row_group)].num_rows;
+  if (first_row < 0 || first_row > last_row || last_row > rows) {
+    throw ValidationError(ErrorSite{context.file, "", "row group " + std::to_string(row_group)},
+                          "row range [" + std::to_string(first_row) + ", " +
+                              std::to_string(last_row) + ") is not within the row group's " +
+                              std::to_string(rows) + " rows");
+  }
+}
+
 void FileReader::ReadRows(int row_group, int column, std::int64_t first_row, std::int64_t last_row,
                           ColumnData& out) {
-  impl_->CheckArguments(row_group, column);
-  const std::int64_t rows =
-      impl_->metadata.row_groups[static_cast<std::size_t>(row_group)].num_rows;
-  if (first_row < 0 || first_row > last_row || last_row > rows) {
-    throw ValidationError(
-        ErrorSite{impl_->context.file, "", "row group " + std::to_string(row_group)},
-        "row range [" + std::to_string(first_row) + ", " + std::to_string(last_row) +
-            ") is not within the row group's " + std::to_string(rows) + " rows");
-  }
+  impl_->CheckRows(row_group, column, first_row, last_row);
   const ChunkInfo& info = impl_->Info(row_group, column);
   const OffsetIndex* index = nullptr;
   if (impl_->options.use_page_index && first_row < last_row) {
     index = impl_->LoadOffsetIndex(row_group, column);
   }
   impl_->chunk_reader.Read(info, index, first_row, last_row, out);
+}
+
+std::optional<ByteRange> FileReader::RowsByteRange(int row_group, int column,
+                                                   std::int64_t first_row, std::int64_t last_row) {
+  impl_->CheckRows(row_group, column, first_row, last_row);
+  if (!impl_->options.use_page_index || first_row == last_row) return std::nullopt;
+  const OffsetIndex* index = impl_->LoadOffsetIndex(row_group, column);
+  if (index == nullptr) return std::nullopt;
+  const PageSpan span = PagesForRows(*index, first_row, last_row);
+  if (span.begin >= span.end) return std::nullopt;
+  const auto& locations = index->page_locations;
+  const auto begin = static_cast<std::uint64_t>(locations[span.begin].offset);
+  const auto end = static_cast<std::uint64_t>(locations[span.end - 1].offset) +
+                   static_cast<std::uint64_t>(locations[span.end - 1].compressed_page_size);
+  return ByteRange{begin, end - begin};
 }
 
 const OffsetIndex* FileReader::offset_index(int row_group, int column) {

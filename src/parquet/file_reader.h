@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -76,6 +77,14 @@ class FileReader {
   // Rows [first_row, last_row) of a row group's column chunk.
   void ReadRows(int row_group, int column, std::int64_t first_row, std::int64_t last_row,
                 ColumnData& out);
+
+  // The byte range ReadRows(row_group, column, first_row, last_row) reads its data pages from: the
+  // pages the OffsetIndex names for those rows (a caller may hand it to RandomAccessFile::Prefetch
+  // first). std::nullopt when it reads no pages through the index (no rows, use_page_index off, a
+  // chunk without an OffsetIndex). Arguments are checked as ReadRows checks them; the OffsetIndex
+  // is loaded as ReadRows loads it. A dictionary page is not included (it is read once and cached).
+  std::optional<ByteRange> RowsByteRange(int row_group, int column, std::int64_t first_row,
+                                         std::int64_t last_row);
 
   // The chunk's validated OffsetIndex, read on first use and cached; nullptr when the chunk has
   // none.

@@ -1,6 +1,8 @@
 #include "reader/reader_state.h"
 
 #include <algorithm>
+#include <map>
+#include <utility>
 
 #include "reader/lazy_handles.h"
 #include "reader/read_resolver.h"
@@ -79,6 +81,9 @@ void ReaderState::StartSignals(SignalBatch& batch, bool caller_runs_first) {
   lanes_.Start(
       weights,
       [this, &batch](values::ChunkReader& lane, std::size_t begin, std::size_t end) {
+        // The run's pages stay fetched until its last signal is decoded.
+        const auto holds =
+            PrefetchPages(lane, std::span(batch.signals_).subspan(begin, end - begin));
         for (std::size_t i = begin; i < end; ++i) {
           const LazySignalValues& signal = *batch.signals_[i];
           batch.values_[i] = std::make_shared<const model::ValueArray>(
@@ -86,6 +91,33 @@ void ReaderState::StartSignals(SignalBatch& batch, bool caller_runs_first) {
         }
       },
       caller_runs_first, batch.job_);
+}
+
+std::vector<parquet::RandomAccessFile::PrefetchHold> ReaderState::PrefetchPages(
+    values::ChunkReader& lane, std::span<const std::shared_ptr<const LazySignalValues>> signals) {
+  std::vector<parquet::RandomAccessFile::PrefetchHold> holds;
+  try {
+    // By shard; the file is looked up once per shard, and a shard whose file does not prefetch
+    // (a local one) gets no ranges worked out.
+    std::map<fs::path,
+             std::pair<std::shared_ptr<parquet::RandomAccessFile>, std::vector<parquet::ByteRange>>>
+        shards;
+    for (const auto& signal : signals) {
+      for (const values::ChunkRef& chunk : signal->chunks()) {
+        if (chunk.zarr()) continue;
+        auto& [file, ranges] = shards[chunk.file];
+        if (!file) file = files_->Open(chunk.file);
+        if (!file->prefetches()) continue;
+        if (auto range = lane.PageRange(chunk)) ranges.push_back(*range);
+      }
+    }
+    for (const auto& [path, shard] : shards) {
+      if (!shard.second.empty()) holds.push_back(shard.first->Prefetch(shard.second));
+    }
+  } catch (const Error&) {
+    // A hint only: the reads fetch their ranges themselves and raise their own errors.
+  }
+  return holds;
 }
 
 model::ValueArray ReaderState::ReadSignalOn(values::ChunkReader& lane,

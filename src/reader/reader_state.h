@@ -47,6 +47,7 @@ namespace timef {
 // ValidationError for a bad ID or inputs given both ways.
 catalog::TaskFilter FilterOf(const TaskQuery& query);
 
+class LazySignalValues;
 class SignalBatch;
 
 class ReaderState : public std::enable_shared_from_this<ReaderState> {
@@ -82,7 +83,9 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   model::ValueArray ReadSignal(std::span<const values::ChunkRef> chunks, const model::Spec& spec);
   // Starts decoding every handle of `batch` (this state's) in runs on the lanes (DecodeLanes::
   // Start); with `caller_runs_first` the caller decodes the first run before this returns.
-  // `batch` must not have been started.
+  // Each run first hands the page ranges of its chunks to their files' Prefetch (PrefetchPages),
+  // so that a remote release fetches a run's pages in a few requests. `batch` must not have been
+  // started.
   void StartSignals(SignalBatch& batch, bool caller_runs_first);
   std::string ReadText(const payload::TextRef& ref);
   std::vector<std::string> ReadTextList(const payload::TextRef& ref);
@@ -93,6 +96,13 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   void Close();
 
  private:
+  // Announces to each Parquet shard that prefetches (a remote one) the page ranges the lane will
+  // read for `signals`' chunks (values::ChunkReader::PageRange), and returns the holds that keep
+  // the fetched bytes until the caller drops them. A hint only: a failure (of the fetch, or a
+  // defect of a shard's metadata) is dropped, and the reads then fetch their own ranges and raise
+  // their own errors, as they would without it.
+  std::vector<parquet::RandomAccessFile::PrefetchHold> PrefetchPages(
+      values::ChunkReader& lane, std::span<const std::shared_ptr<const LazySignalValues>> signals);
   model::ValueArray ReadChunkOn(values::ChunkReader& lane, const values::ChunkRef& chunk,
                                 const model::Spec& spec);
   model::ValueArray ReadSignalOn(values::ChunkReader& lane,

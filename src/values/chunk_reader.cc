@@ -91,6 +91,20 @@ model::ValueArray ChunkReader::Read(const ChunkRef& chunk, const model::Spec& sp
   return values;
 }
 
+std::optional<parquet::ByteRange> ChunkReader::PageRange(const ChunkRef& chunk) {
+  if (chunk.zarr()) return std::nullopt;
+  OpenShard& shard = shards_.Get(chunk.file);
+  parquet::FileReader& reader = shard.reader;
+  const std::int64_t row = *chunk.locator.minor;
+  if (shard.values_column < 0 || chunk.locator.major < 0 ||
+      chunk.locator.major >= reader.num_row_groups()) {
+    return std::nullopt;
+  }
+  const int row_group = static_cast<int>(chunk.locator.major);
+  if (row < 0 || row >= reader.row_group_num_rows(row_group)) return std::nullopt;
+  return reader.RowsByteRange(row_group, shard.values_column, row, row + 1);
+}
+
 ChunkReaderStats ChunkReader::stats() const {
   return ChunkReaderStats{.files_opened = shards_.files_opened(),
                           .chunks_read = chunks_read_,

@@ -70,6 +70,13 @@ class ChunkReader {
   // be opened.
   model::ValueArray Read(const ChunkRef& chunk, const model::Spec& spec);
 
+  // The byte range Read(chunk, ...) will read the chunk's pages from (parquet::FileReader::
+  // RowsByteRange), for a RandomAccessFile::Prefetch before a batch: std::nullopt for a Zarr
+  // chunk, a shard without a page index, and a chunk Read would refuse (no `values` column, a row
+  // group or row that does not exist: Read raises that). Opens the shard as Read does (and raises
+  // what opening it raises).
+  std::optional<parquet::ByteRange> PageRange(const ChunkRef& chunk);
+
   // The dictionaries figures are the shared cache's (the same for every reader sharing it).
   ChunkReaderStats stats() const;
   // Drops every open shard and cached dictionary (e.g. after fork()).

@@ -225,6 +225,32 @@ TEST_F(OneRowReadTest, TouchesOnlyTheRowsPagesIndexAndDictionary) {
   }
 }
 
+// RowsByteRange (what a caller hands to RandomAccessFile::Prefetch) is the span of the data pages
+// ReadRows reads for the rows: one page, or the pages from the first row's to the last row's.
+TEST_F(OneRowReadTest, RowsByteRangeSpansThePagesReadRowsReads) {
+  EXPECT_EQ(reader_->RowsByteRange(57, 0, 23, 24), Whole(DataPage(57, 0, 2)));
+  const Range first = Whole(DataPage(57, 1, 1));
+  const Range last = Whole(DataPage(57, 1, 3));
+  EXPECT_EQ(reader_->RowsByteRange(57, 1, 15, 35),
+            (Range{first.offset, last.offset + last.length - first.offset}));
+  // Reading those rows afterwards reads its data pages from inside that range only.
+  const Range span = *reader_->RowsByteRange(12, 2, 41, 42);
+  counting_->Reset();
+  ColumnData data;
+  reader_->ReadRows(12, 2, 41, 42, data);
+  const testing::PageRecord* dictionary = DictionaryPage(12, 2);
+  std::vector<Range> allowed = {span};
+  if (dictionary != nullptr) allowed.push_back(Whole(*dictionary));
+  const auto reads = counting_->reads();
+  ASSERT_FALSE(reads.empty());
+  for (const Range& r : reads) EXPECT_TRUE(Inside(r, allowed)) << Show(reads);
+  EXPECT_TRUE(std::any_of(reads.begin(), reads.end(), [&](const Range& r) { return r == span; }))
+      << Show(reads);
+  EXPECT_EQ(reader_->RowsByteRange(57, 0, 5, 5), std::nullopt);  // no rows, no pages
+  EXPECT_THROW(reader_->RowsByteRange(0, 0, 10, 9), ValidationError);
+  EXPECT_THROW(reader_->RowsByteRange(kGroups, 0, 0, 1), ValidationError);
+}
+
 TEST_F(OneRowReadTest, WholeChunkReadDecodesEveryPageOfOneChunk) {
   ColumnData data;
   counting_->Reset();

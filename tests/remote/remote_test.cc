@@ -12,6 +12,7 @@
 #include "fault_server.h"
 #include "release_fixture.h"
 #include "remote/http_client.h"
+#include "remote/http_file.h"
 #include "remote/url.h"
 #include "timef/client.h"
 #include "timef/dataset_version.h"
@@ -233,6 +234,37 @@ TEST_F(HttpClientTest, DownloadChecksTheSizeAndRestartsAfterABrokenBody) {
   EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), bytes_);
 }
 
+// HttpFile::Prefetch: nearby ranges are fetched in one request; reads inside what was fetched are
+// served without a request while the hold lives, others (and all after it is dropped) are requests
+// of their own; the bytes are the object's either way.
+TEST_F(HttpClientTest, PrefetchedRangesAreReadWithoutRequestsWhileHeld) {
+  auto client = std::make_shared<HttpClient>(QuickOptions());
+  const remote::HttpFile file(client, url_, bytes_.size());
+  EXPECT_TRUE(file.prefetches());
+  auto read = [&](std::uint64_t offset, std::size_t length) {
+    const auto out = file.Read(offset, length);
+    return std::string(reinterpret_cast<const char*>(out.data()), out.size());
+  };
+  const std::vector<parquet::ByteRange> ranges = {{1000, 500}, {40000, 100}, {250000, 3000}};
+  int before = server_->total_requests();
+  auto hold = file.Prefetch(ranges);
+  ASSERT_NE(hold, nullptr);
+  // [1000, 40100) within the 64 KiB gap: one request; [250000, 253000) another.
+  EXPECT_EQ(server_->total_requests() - before, 2);
+  before = server_->total_requests();
+  EXPECT_EQ(read(1000, 500), Expected(1000, 500));
+  EXPECT_EQ(read(20000, 64), Expected(20000, 64));  // inside the merged segment
+  EXPECT_EQ(read(251000, 2000), Expected(251000, 2000));
+  EXPECT_EQ(server_->total_requests() - before, 0);
+  EXPECT_EQ(read(252900, 200), Expected(252900, 200));  // runs past the segment: a request
+  EXPECT_EQ(server_->total_requests() - before, 1);
+  hold.reset();
+  EXPECT_EQ(read(1000, 500), Expected(1000, 500));  // the bytes are gone with the hold
+  EXPECT_EQ(server_->total_requests() - before, 2);
+  EXPECT_THROW(static_cast<void>(file.Prefetch(std::vector<parquet::ByteRange>{{299990, 20}})),
+               FormatError);
+}
+
 TEST(UrlTest, ParsesAndRedacts) {
   const remote::Url url = remote::Url::Parse("HTTPS://user:pw@example.org:8443/a/b?sig=1#frag");
   EXPECT_EQ(url.scheme, "https");
@@ -448,6 +480,47 @@ TEST_F(RemoteReleaseTest, FaultsOnValuesAreRetriedAndAMissingFileNamesItsUrl) {
     }
   }
   EXPECT_TRUE(missing);
+}
+
+// A batch LoadValues announces its pages to the remote shards (HttpFile::Prefetch), which fetch
+// them in a few coalesced requests: far fewer requests to the shards than chunks decoded, and the
+// values equal to the local read.
+TEST(RemoteBatchTest, ABatchLoadFetchesItsPagesInFewRequestsAndReadsEqualToLocal) {
+  const auto written = testing::WriteFixture({}, 100);
+  const fs::path dir = written->result.release_dir;
+  const std::string relative = dir.lexically_relative(written->root.path()).generic_string();
+  TempDir cache;
+  ::setenv("TIMEF_CACHE_DIR", cache.path().c_str(), 1);
+  FaultServer server(written->root.path());
+  Reader local = Reader::Open(dir);
+  Reader remote = Reader::Open(server.url() + "/" + relative);
+  std::vector<std::int64_t> ids;
+  for (const auto& ref : local.GetSignalValues(local.SignalIds())) {
+    if (ref.has_values()) ids.push_back(ref.id());
+  }
+  const auto shards = local.manifest().files.time_series;
+  ASSERT_FALSE(shards.empty());
+  auto shard_requests = [&] {
+    int n = 0;
+    for (const auto& shard : shards) n += server.requests(relative + "/" + shard.path);
+    return n;
+  };
+  const int before = shard_requests();
+  const std::uint64_t chunks_before = remote.counters().chunks_read;
+  const auto remote_values = remote.LoadValues(remote.GetSignalValues(ids));
+  const auto local_values = local.LoadValues(local.GetSignalValues(ids));
+  const int requests = shard_requests() - before;
+  const std::uint64_t chunks = remote.counters().chunks_read - chunks_before;
+  ASSERT_EQ(remote_values.size(), local_values.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    SCOPED_TRACE(ids[i]);
+    ASSERT_TRUE(remote_values[i] && local_values[i]);
+    EXPECT_EQ(*remote_values[i], *local_values[i]);
+  }
+  // Without the prefetch every chunk is a request of its own (plus footers and offset indexes).
+  ASSERT_GE(chunks, 200u);
+  EXPECT_LT(static_cast<std::uint64_t>(requests) * 4, chunks)
+      << requests << " requests for " << chunks << " chunks";
 }
 
 TEST_F(RemoteReleaseTest, AMissingReleaseAndBadUrlsAreTypedErrors) {
