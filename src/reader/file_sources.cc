@@ -8,7 +8,8 @@
 namespace timef {
 
 FileSources::FileSources(std::shared_ptr<const parquet::FileOpener> transport)
-    : transport_(transport ? std::move(transport) : parquet::LocalFileOpener()) {}
+    : remote_(transport != nullptr),
+      transport_(transport ? std::move(transport) : parquet::LocalFileOpener()) {}
 
 std::shared_ptr<parquet::RandomAccessFile> FileSources::Open(
     const std::filesystem::path& file) const {

@@ -33,10 +33,14 @@ class FileSources final : public parquet::FileOpener {
   std::string Checksum(const std::filesystem::path& file) const;
   // Distinct files opened through the transport since construction.
   std::uint64_t files_opened() const;
+  // Whether a transport was given (a remote release), so its files may prefetch; local files,
+  // memory-mapped, never do.
+  bool remote() const { return remote_; }
   // Drops the open files (those still held by a reader are released when it lets them go).
   void Close();
 
  private:
+  bool remote_;
   std::shared_ptr<const parquet::FileOpener> transport_;
   mutable std::mutex mutex_;
   mutable std::map<std::filesystem::path, std::shared_ptr<parquet::RandomAccessFile>> open_;

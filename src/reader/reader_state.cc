@@ -96,6 +96,8 @@ void ReaderState::StartSignals(SignalBatch& batch, bool caller_runs_first) {
 std::vector<parquet::RandomAccessFile::PrefetchHold> ReaderState::PrefetchPages(
     values::ChunkReader& lane, std::span<const std::shared_ptr<const LazySignalValues>> signals) {
   std::vector<parquet::RandomAccessFile::PrefetchHold> holds;
+  // A local release's files never prefetch: its decode runs skip the per-shard bookkeeping.
+  if (!files_->remote()) return holds;
   try {
     // By shard; the file is looked up once per shard, and a shard whose file does not prefetch
     // (a local one) gets no ranges worked out.
