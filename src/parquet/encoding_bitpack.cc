@@ -176,7 +176,34 @@ void UnpackBits(std::span<const std::byte> packed, int bit_width, size_t first,
 }
 
 void PackBits(std::span<const uint32_t> values, int bit_width, std::vector<std::byte>& out) {
-  PackImpl(values, bit_width, out);
+  if (bit_width > 32) {
+    PackImpl(values, bit_width, out);
+    return;
+  }
+  if (bit_width == 0 || values.empty()) return;
+  // Fewer than 32 bits wait in the accumulator before a value is added, so 64 bits hold them and
+  // the value; whole 32-bit words go out at a time. Same bytes as PackImpl.
+  const uint64_t mask = MaskOf(bit_width);
+  const size_t at = out.size();
+  const size_t bytes = (values.size() * static_cast<size_t>(bit_width) + 7) / 8;
+  out.resize(at + bytes + 4);  // room for the last word's store; trimmed below
+  auto* dst = reinterpret_cast<uint8_t*>(out.data() + at);
+  uint64_t acc = 0;
+  int bits = 0;
+  for (const uint32_t v : values) {
+    acc |= (uint64_t{v} & mask) << bits;
+    bits += bit_width;
+    if (bits >= 32) {
+      const uint32_t word = ByteSwapIfBigEndian(static_cast<uint32_t>(acc));
+      std::memcpy(dst, &word, 4);
+      dst += 4;
+      acc >>= 32;
+      bits -= 32;
+    }
+  }
+  const uint32_t word = ByteSwapIfBigEndian(static_cast<uint32_t>(acc));
+  std::memcpy(dst, &word, 4);
+  out.resize(at + bytes);
 }
 void PackBits(std::span<const uint64_t> values, int bit_width, std::vector<std::byte>& out) {
   PackImpl(values, bit_width, out);

@@ -85,21 +85,61 @@ constexpr size_t kIndexChunk = 1024;
 }  // namespace
 
 template <typename T>
+void DictionaryBuilder<T>::Grow() {
+  std::vector<Slot> old = std::move(slots_);
+  const size_t size = std::max<size_t>(64, 2 * old.size());
+  slots_.assign(size, Slot{});
+  shift_ = 64 - std::countr_zero(size);
+  const size_t mask = size - 1;
+  for (const Slot& slot : old) {
+    if (slot.entry_plus_one == 0) continue;
+    size_t i = static_cast<size_t>((slot.bits * 0x9e3779b97f4a7c15ULL) >> shift_);
+    while (slots_[i].entry_plus_one != 0) i = (i + 1) & mask;
+    slots_[i] = slot;
+  }
+}
+
+template <typename T>
+inline uint32_t DictionaryBuilder<T>::Find(Bits bits) {
+  if (2 * (entries_.size() + 1) > slots_.size()) Grow();
+  const size_t mask = slots_.size() - 1;
+  // The high bits of the product: every bit of the key reaches them.
+  for (size_t i = static_cast<size_t>((bits * 0x9e3779b97f4a7c15ULL) >> shift_);;
+       i = (i + 1) & mask) {
+    Slot& slot = slots_[i];
+    if (slot.entry_plus_one == 0) {
+      const uint32_t next = NextEntry(entries_.size());
+      slot = {bits, next + 1};
+      entries_.push_back(std::bit_cast<T>(bits));
+      return next;
+    }
+    if (slot.bits == bits) return slot.entry_plus_one - 1;
+  }
+}
+
+template <typename T>
 uint32_t DictionaryBuilder<T>::Put(T value) {
-  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
-  const Bits bits = std::bit_cast<Bits>(value);
-  const uint32_t next = NextEntry(entries_.size());
-  const uint32_t entry =
-      index_.FindOrInsert(encoding_internal::HashWord(bits), next,
-                          [&](uint32_t e) { return std::bit_cast<Bits>(entries_[e]) == bits; });
-  if (entry == next) entries_.push_back(value);
-  return entry;
+  return Find(std::bit_cast<Bits>(value));
 }
 
 template <typename T>
 void DictionaryBuilder<T>::Put(std::span<const T> values, std::vector<uint32_t>& indices) {
-  indices.reserve(indices.size() + values.size());
-  for (T v : values) indices.push_back(Put(v));
+  const size_t at = indices.size();
+  indices.resize(at + values.size());
+  uint32_t* out = indices.data() + at;
+  // A run of one value (a flat stretch of a signal) costs one lookup.
+  Bits last = 0;
+  uint32_t last_index = 0;
+  bool have_last = false;
+  for (const T v : values) {
+    const Bits bits = std::bit_cast<Bits>(v);
+    if (!have_last || bits != last) {
+      last = bits;
+      last_index = Find(bits);
+      have_last = true;
+    }
+    *out++ = last_index;
+  }
 }
 
 template <typename T>
@@ -110,7 +150,8 @@ void DictionaryBuilder<T>::AppendDictionaryPage(std::vector<std::byte>& out) con
 template <typename T>
 void DictionaryBuilder<T>::Clear() {
   entries_.clear();
-  index_.Clear();
+  slots_.clear();
+  shift_ = 64;
 }
 
 template class DictionaryBuilder<int32_t>;

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "parquet/encoding_decoder.h"
@@ -66,7 +67,10 @@ void Gather64(const uint64_t* dict, const uint32_t* index, uint64_t* dst, size_t
 
 }  // namespace encoding_internal
 
-// T is int32_t, int64_t, float or double.
+// T is int32_t, int64_t, float or double. The table keeps each value's bit pattern beside its
+// entry number (open addressing, linear probing, at most half full), so a lookup touches one slot
+// and never the entries; the slot comes from one multiplication (Fibonacci hashing). A value puts
+// is what the writer spends most of a dictionary-encoded column's time on.
 template <typename T>
 class DictionaryBuilder {
  public:
@@ -82,8 +86,17 @@ class DictionaryBuilder {
   void Clear();
 
  private:
+  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  struct Slot {
+    Bits bits = 0;
+    uint32_t entry_plus_one = 0;  // 0: empty
+  };
+  uint32_t Find(Bits bits);
+  void Grow();
+
   std::vector<T> entries_;
-  encoding_internal::HashIndex index_;
+  std::vector<Slot> slots_;
+  int shift_ = 64;  // 64 - log2(slots_.size())
 };
 
 extern template class DictionaryBuilder<int32_t>;

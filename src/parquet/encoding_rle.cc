@@ -270,13 +270,66 @@ void RleBitPackedEncoder::FinishWithLengthPrefix(std::vector<std::byte>& out) {
   for (int i = 0; i < 4; ++i) out[at + i] = static_cast<std::byte>((length >> (8 * i)) & 0xFF);
 }
 
+void AppendRleBitPacked(std::span<const uint32_t> values, int bit_width,
+                        std::vector<std::byte>& out) {
+  if (bit_width < 0 || bit_width > 32) {
+    throw std::invalid_argument("RLE/bit-packed encoder: bit width " + std::to_string(bit_width) +
+                                " is not in 0..32");
+  }
+  const uint32_t max_value = MaxValueOfWidth(bit_width);
+  const size_t n = values.size();
+  // The streaming encoder's decisions, run by run: its pending literals are always the values
+  // [literal_begin, i) of the input, so they are packed from `values` where they are.
+  size_t literal_begin = 0;
+  auto flush = [&](size_t end, bool final) {
+    const size_t count = final ? end - literal_begin : (end - literal_begin) / 8 * 8;
+    if (count == 0) return;
+    const size_t groups = (count + 7) / 8;
+    AppendUleb128(out, (uint64_t{groups} << 1) | 1);
+    const size_t at = out.size();
+    PackBits(values.subspan(literal_begin, count), bit_width, out);
+    out.resize(at + groups * static_cast<size_t>(bit_width), std::byte{0});
+    literal_begin += count;
+  };
+  const size_t value_bytes = (static_cast<size_t>(bit_width) + 7) / 8;
+  size_t i = 0;
+  while (i < n) {
+    const uint32_t value = values[i];
+    if (value > max_value) {
+      throw std::invalid_argument("RLE/bit-packed encoder: value " + std::to_string(value) +
+                                  " does not fit in " + std::to_string(bit_width) + " bits");
+    }
+    size_t j = i + 1;
+    while (j < n && values[j] == value) ++j;
+    // A run tops up a partly filled group of 8 first; what is left becomes an RLE run when it
+    // is 8 or longer, else it joins the literals.
+    const size_t partial = (i - literal_begin) % 8;
+    const size_t fill = partial != 0 ? std::min(j - i, 8 - partial) : 0;
+    uint64_t rest = j - i - fill;
+    if (rest >= 8) {
+      flush(i + fill, false);
+      while (rest > 0) {
+        const uint64_t run = std::min(rest, kMaxRunLength);
+        AppendUleb128(out, run << 1);
+        for (size_t b = 0; b < value_bytes; ++b) {
+          out.push_back(static_cast<std::byte>((value >> (8 * b)) & 0xFF));
+        }
+        rest -= run;
+      }
+      literal_begin = j;
+    } else if (j - literal_begin >= kMaxLiteralValues) {
+      flush(j, false);
+    }
+    i = j;
+  }
+  flush(n, true);
+}
+
 void AppendDictionaryIndices(std::span<const uint32_t> indices, uint32_t dictionary_size,
                              std::vector<std::byte>& out) {
   const int bit_width = BitWidth(dictionary_size > 0 ? dictionary_size - 1 : 0);
   out.push_back(static_cast<std::byte>(bit_width));
-  RleBitPackedEncoder encoder(bit_width);
-  encoder.Put(indices);
-  encoder.Finish(out);
+  AppendRleBitPacked(indices, bit_width, out);
 }
 
 void AppendRleBooleans(std::span<const uint8_t> values, std::vector<std::byte>& out) {

@@ -100,6 +100,12 @@ class RleBitPackedEncoder {
   uint64_t run_length_ = 0;
 };
 
+// The whole stream at once: appends exactly what RleBitPackedEncoder(bit_width), Put(values),
+// Finish(out) append, without copying the values that end up bit-packed (they are packed from
+// `values` in place). Throws std::invalid_argument like Put when a value does not fit.
+void AppendRleBitPacked(std::span<const uint32_t> values, int bit_width,
+                        std::vector<std::byte>& out);
+
 // Encodes dictionary indices as a data page's values: bit-width byte, then the hybrid runs. The
 // bit width is that of dictionary_size - 1 (0 for a one-entry dictionary).
 void AppendDictionaryIndices(std::span<const uint32_t> indices, uint32_t dictionary_size,

@@ -261,9 +261,7 @@ void ColumnChunkWriter::EncodeValues(const Extent& page, std::vector<std::byte>&
   switch (stage_.encoding()) {
     case Encoding::kRleDictionary: {
       out.push_back(static_cast<std::byte>(index_bit_width_));
-      RleBitPackedEncoder indices(index_bit_width_);
-      indices.Put(stage_.indices().subspan(begin, count));
-      indices.Finish(out);
+      AppendRleBitPacked(stage_.indices().subspan(begin, count), index_bit_width_, out);
       return;
     }
     case Encoding::kPlain:

@@ -96,6 +96,25 @@ TEST(EncodingBitpack, PackRoundTripsEveryWidth) {
   }
 }
 
+// 32-bit inputs take their own packing loop (whole words at a time); it must write the bytes of
+// the general one, which the 64-bit inputs use.
+TEST(EncodingBitpack, Pack32WritesThePack64Bytes) {
+  std::mt19937_64 rng(10);
+  for (int width = 0; width <= 32; ++width) {
+    const uint64_t mask = (uint64_t{1} << width) - 1;
+    for (size_t n : {0, 1, 3, 4, 7, 8, 9, 31, 32, 33, 100, 4096, 4099}) {
+      std::vector<uint32_t> narrow(n);
+      for (auto& v : narrow) v = static_cast<uint32_t>(rng() & mask);
+      const std::vector<uint64_t> wide(narrow.begin(), narrow.end());
+      std::vector<std::byte> a = Bytes({0xAB, 0xCD});
+      std::vector<std::byte> b = Bytes({0xAB, 0xCD});
+      PackBits(narrow, width, a);
+      PackBits(wide, width, b);
+      ASSERT_EQ(a, b) << "width " << width << " n " << n;
+    }
+  }
+}
+
 TEST(EncodingBitpack, RejectsShortInputAndTooWideWidths) {
   const auto packed = Bytes({1, 2, 3});
   std::vector<uint32_t> out(9);

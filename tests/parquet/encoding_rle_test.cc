@@ -76,6 +76,46 @@ TEST(EncodingRle, RoundTripsEveryWidthSizeAndShape) {
   }
 }
 
+// AppendRleBitPacked packs in place what the streaming encoder copies first: the bytes must be the
+// same for every width, size and shape, with runs straddling the 4,096-value literal limit and
+// runs that top up a partial group of 8 (kRuns: lengths 1..40; kMixed below: long runs too).
+TEST(EncodingRle, WholeStreamEncoderWritesTheStreamingEncodersBytes) {
+  uint64_t seed = 1000;
+  for (int width = 0; width <= 32; ++width) {
+    for (size_t n : kSizes) {
+      if (n == 100000 && width % 5 != 0) continue;
+      for (Shape shape : {Shape::kConstant, Shape::kRandom, Shape::kRuns, Shape::kAlternating,
+                          Shape::kMostlyMax}) {
+        const auto values = MakeValues(n, width, shape, ++seed);
+        std::vector<std::byte> whole = Bytes({0x5A});  // appends after what is there
+        AppendRleBitPacked(values, width, whole);
+        std::vector<std::byte> streamed = Bytes({0x5A});
+        RleBitPackedEncoder encoder(width);
+        encoder.Put(values);
+        encoder.Finish(streamed);
+        ASSERT_EQ(whole, streamed) << "width " << width << " n " << n;
+      }
+    }
+  }
+  // Runs of every length from 1 to 20 and a few long ones, in a seeded order.
+  std::mt19937_64 rng(77);
+  for (int width : {1, 3, 8, 13, 16, 32}) {
+    const uint32_t max = width == 32 ? ~uint32_t{0} : (uint32_t{1} << width) - 1;
+    std::vector<uint32_t> values;
+    for (int run = 0; run < 3000; ++run) {
+      const size_t length = rng() % 9 == 0 ? 20 + rng() % 5000 : 1 + rng() % 20;
+      values.insert(values.end(), length, static_cast<uint32_t>(rng()) & max);
+    }
+    std::vector<std::byte> whole;
+    AppendRleBitPacked(values, width, whole);
+    EXPECT_EQ(whole, Encode(values, width)) << "width " << width;
+  }
+  std::vector<std::byte> out;
+  const std::vector<uint32_t> too_wide = {1, 2, 8};
+  EXPECT_THROW(AppendRleBitPacked(too_wide, 3, out), std::invalid_argument);
+  EXPECT_THROW(AppendRleBitPacked(too_wide, 33, out), std::invalid_argument);
+}
+
 TEST(EncodingRle, DecodesInPiecesAndSkips) {
   const auto values = MakeValues(5000, 5, Shape::kRuns, 42);
   const auto encoded = Encode(values, 5);
