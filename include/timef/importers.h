@@ -149,7 +149,8 @@ struct ImportProgress {
 struct ImportOptions {
   ReadOptions read;
   // write.threads is the import's jobs (`timef import --jobs`, docs/importing.md "Jobs"): the
-  // loaders decode on the calling thread while row groups are compressed in the background.
+  // loaders decode on the calling thread while row groups are encoded and compressed in the
+  // background.
   WriteOptions write;
   std::function<void(const ImportProgress&)> progress;
 };

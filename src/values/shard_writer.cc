@@ -1,9 +1,11 @@
 #include "values/shard_writer.h"
 
+#include <algorithm>
 #include <cstring>
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "timef/error.h"
 #include "values/shard_schema.h"
@@ -129,7 +131,10 @@ ShardWriter::ShardWriter(const std::filesystem::path& release_dir, std::string v
   parquet::WriterOptions writer_options;
   writer_options.compression = options.compression;
   writer_options.compression_level = options.compression_level;
-  writer_options.compression_threads = options.compression_threads;
+  // With several threads, the row group's own background thread takes one of them (see the
+  // header); the Parquet writer compresses on the others.
+  pipelined_ = options.compression_threads > 1;
+  writer_options.compression_threads = std::max(1, options.compression_threads - 1);
   writer_options.data_page_target_bytes = options.data_page_target_bytes;
   writer_options.columns = ShardColumnOptions(*spec_, encoding);
   writer_options.key_value_metadata = {parquet::KeyValue{kSpecTypeKey, spec_->spec_type}};
@@ -141,7 +146,36 @@ ShardWriter::ShardWriter(const std::filesystem::path& release_dir, std::string v
 ShardWriter::~ShardWriter() = default;
 
 std::vector<ChunkLocator> ShardWriter::WriteRowGroup(std::deque<BufferedChunk> chunks) {
-  const std::int64_t row_group = writer_->num_row_groups();
+  FinishStoring();
+  const std::int64_t row_group = row_groups_++;
+  std::vector<ChunkLocator> placements;
+  placements.reserve(chunks.size());
+  std::int64_t row = 0;
+  for (const BufferedChunk& chunk : chunks) {
+    placements.push_back(
+        ChunkLocator{std::nullopt, value_path_, row_group, row++, chunk.n_values()});
+  }
+  if (!pipelined_) {
+    Store(chunks);
+    return placements;
+  }
+  storing_ = std::jthread([this, chunks = std::move(chunks)]() mutable {
+    try {
+      Store(chunks);
+    } catch (...) {
+      store_failure_ = std::current_exception();
+    }
+  });
+  return placements;
+}
+
+void ShardWriter::FinishStoring() {
+  if (!storing_.joinable()) return;
+  storing_.join();
+  if (store_failure_) std::rethrow_exception(std::exchange(store_failure_, nullptr));
+}
+
+void ShardWriter::Store(std::deque<BufferedChunk>& chunks) {
   const auto rows = static_cast<std::int64_t>(chunks.size());
   KeyColumns keys;
   keys.signal_ids.reserve(chunks.size());
@@ -150,9 +184,6 @@ std::vector<ChunkLocator> ShardWriter::WriteRowGroup(std::deque<BufferedChunk> c
   keys.spec_type.byte_offsets.push_back(0);
   keys.signal.byte_offsets.push_back(0);
 
-  std::vector<ChunkLocator> placements;
-  placements.reserve(chunks.size());
-  std::int64_t row = 0;
   while (!chunks.empty()) {
     BufferedChunk chunk = std::move(chunks.front());
     chunks.pop_front();
@@ -163,8 +194,6 @@ std::vector<ChunkLocator> ShardWriter::WriteRowGroup(std::deque<BufferedChunk> c
     keys.n_values.push_back(static_cast<std::int32_t>(chunk.n_values()));
     AppendText(spec_->spec_type, keys.spec_type);
     AppendText(*chunk.signal_name, keys.signal);
-    placements.push_back(
-        ChunkLocator{std::nullopt, value_path_, row_group, row++, chunk.n_values()});
   }
   keys.spec_type.num_rows = rows;
   keys.signal.num_rows = rows;
@@ -183,14 +212,15 @@ std::vector<ChunkLocator> ShardWriter::WriteRowGroup(std::deque<BufferedChunk> c
                                 std::as_bytes(std::span<const std::int32_t>(keys.n_values)), rows));
   writer_->FlushRowGroup();
   scratch_.Clear();
-  return placements;
 }
 
 bool ShardWriter::ReachedBytes(std::int64_t target) {
+  FinishStoring();
   return writer_->StoredBytesAtMost() >= target && writer_->StoredBytes() >= target;
 }
 
 ShardInfo ShardWriter::Close() {
+  FinishStoring();
   const parquet::FileMetaData& footer = writer_->Close();
   out_.Close();
   ShardInfo info;

@@ -4,9 +4,11 @@
 
 #include <cstdint>
 #include <deque>
+#include <exception>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "parquet/column_data.h"
@@ -19,6 +21,14 @@
 
 namespace timef::values {
 
+// Threads: with options.compression_threads = 1 everything runs on the calling thread. With N > 1,
+// WriteRowGroup returns the placements at once and hands the row group to a background thread,
+// which turns the chunks into column batches, builds the dictionaries, encodes and compresses
+// (with N - 1 compression threads in the Parquet writer, so N threads work at a time) and writes
+// it, while the caller loads the next row group. One row group at most is in flight: the next
+// WriteRowGroup, ReachedBytes or Close waits for it first and rethrows its failure (the writer is
+// then unusable). The Parquet writer gets the same calls in the same order either way, so the file
+// is byte-identical for every thread count. The ShardWriter itself is not thread-safe.
 class ShardWriter {
  public:
   // Creates `release_dir / value_path` (FileError naming it when it exists or cannot be made).
@@ -30,7 +40,7 @@ class ShardWriter {
   ShardWriter& operator=(const ShardWriter&) = delete;
 
   // Writes `chunks` as the next row group, dropping each chunk once it is handed to the engine,
-  // and returns where each landed, in order.
+  // and returns where each landed, in order (in the background with several threads, see above).
   std::vector<ChunkLocator> WriteRowGroup(std::deque<BufferedChunk> chunks);
 
   // Whether the file holds at least `target` bytes with every row group written so far: waits for
@@ -42,12 +52,22 @@ class ShardWriter {
   ShardInfo Close();
 
  private:
+  // Hands the chunks to the Parquet writer and flushes them as one row group.
+  void Store(std::deque<BufferedChunk>& chunks);
+  // Waits for the row group in flight and rethrows its failure.
+  void FinishStoring();
+
   std::filesystem::path file_;
   std::string value_path_;
   std::shared_ptr<const model::Spec> spec_;
   parquet::FileOutputStream out_;
   std::unique_ptr<parquet::FileWriter> writer_;
-  parquet::ColumnData scratch_;  // one chunk's `values` batch, reused
+  parquet::ColumnData scratch_;       // one chunk's `values` batch, reused
+  bool pipelined_ = false;            // compression_threads > 1
+  std::int64_t row_groups_ = 0;       // handed to WriteRowGroup so far
+  std::exception_ptr store_failure_;  // set by the background thread, read after joining it
+  // Last member: destroyed (joined) first, while everything the thread touches still exists.
+  std::jthread storing_;
 };
 
 // The `values` column batch of one chunk: one list row of the chunk's values in the shard's

@@ -164,7 +164,7 @@ class ValuesSession {
     if (row_group_.empty()) return;
     // A shard that reached its target is closed before the next row group rather than right
     // after the one that filled it: the same shards, but the previous row group can still be
-    // compressing in the background (FileWriter) while this one was loaded.
+    // encoding and compressing in the background (ShardWriter) while this one was loaded.
     if (shard_ != nullptr && shard_->ReachedBytes(options_.shard_target_bytes)) CloseShard();
     std::deque<BufferedChunk> chunks = row_group_.Take();
     std::vector<std::int64_t> signal_ids;

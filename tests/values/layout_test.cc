@@ -55,9 +55,9 @@ std::string FileBytes(const std::filesystem::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-// With several threads a row group is compressed while the next one loads, and a shard's size is
-// known only once its last row group is stored; the shards (where they split, every byte) must
-// not depend on that.
+// With several threads a row group is encoded and compressed while the next one loads, and a
+// shard's size is known only once its last row group is stored; the shards (where they split,
+// every byte) must not depend on that.
 TEST(ValuesLayoutTest, ThreadCountsWriteTheSameShards) {
   auto spec = MakeSpec("a_type", DType::kFloat32);
   auto write = [&](int threads, const std::filesystem::path& dir) {

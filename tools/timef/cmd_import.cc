@@ -232,8 +232,8 @@ void RegisterImportCommands(CLI::App& app, Action& action) {
                   "wfdb: read the annotation file RECORD.NAME (repeatable; default: RECORD.atr "
                   "when it exists)");
   AddThreadsOption(*cmd, args->jobs, "-j,--jobs,--threads",
-                   "Threads of the import (--threads is an alias): the values of each row group "
-                   "are compressed on N threads in the background while the next one is decoded");
+                   "Threads of the import (--threads is an alias): each row group of values is "
+                   "encoded and compressed in the background while the next one is decoded");
   AddWriteNumberOption(*cmd, write_option::compression_level, args->compression_level);
   // csv only
   cmd->add_option("--time-column", args->time_column,
