@@ -4,10 +4,16 @@
 #include "timef/writer.h"
 
 #include <algorithm>
+#include <exception>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <set>
+#include <stop_token>
+#include <string>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "catalog/audit/audit.h"
 #include "catalog/write/model_writer.h"
@@ -145,6 +151,49 @@ void CheckStagedFiles(const fs::path& dir, const std::set<std::string>& listed) 
   }
 }
 
+// The values shards' checksums (step 7). With more than one write thread they are computed on a
+// thread of their own from the moment the shards are closed, while the catalog is written and
+// audited on the calling thread; with one, on the calling thread when Take asks. Progress is
+// reported by Take, on the calling thread. Destroy (join) it before the directory it reads: an
+// unwinding write stops it between two files.
+class ShardChecksums {
+ public:
+  ShardChecksums(const fs::path& dir, std::vector<std::string> paths, bool background)
+      : dir_(dir), paths_(std::move(paths)) {
+    if (!background || paths_.empty()) return;
+    thread_ = std::jthread([this](std::stop_token stop) {
+      try {
+        for (const std::string& path : paths_) {
+          if (stop.stop_requested()) return;
+          parts_.push_back(writer::HashFiles(dir_, {path}, nullptr).front());
+        }
+      } catch (...) {
+        failure_ = std::current_exception();
+      }
+    });
+  }
+  ShardChecksums(const ShardChecksums&) = delete;
+  ShardChecksums& operator=(const ShardChecksums&) = delete;
+
+  // The parts in the order of `paths`; `hashed(bytes)` as HashFiles reports.
+  std::vector<manifest::FilePart> Take(const std::function<void(std::int64_t)>& hashed) {
+    if (!thread_.joinable()) return writer::HashFiles(dir_, paths_, hashed);
+    thread_.join();
+    if (failure_) std::rethrow_exception(failure_);
+    std::int64_t done = 0;
+    for (const manifest::FilePart& part : parts_) done += part.size;
+    if (hashed) hashed(done);
+    return std::move(parts_);
+  }
+
+ private:
+  const fs::path& dir_;
+  const std::vector<std::string> paths_;
+  std::vector<manifest::FilePart> parts_;  // written by the thread, read after joining it
+  std::exception_ptr failure_;
+  std::jthread thread_;  // last: joined first
+};
+
 }  // namespace
 
 namespace {
@@ -198,6 +247,10 @@ WriteResult Write(model::Dataset& dataset, manifest::Card card, const fs::path& 
                  event.shard.path);
         });
 
+    std::vector<std::string> time_series_paths;
+    for (const values::ShardInfo& shard : stored.shards) time_series_paths.push_back(shard.path);
+    ShardChecksums shard_checksums(dir, time_series_paths, options.threads > 1);
+
     // 5. The catalog (deleted by WriteCatalog itself on error; the staging removal covers the
     // rest).
     Report(options, WriteStage::kCatalog);
@@ -223,8 +276,6 @@ WriteResult Write(model::Dataset& dataset, manifest::Card card, const fs::path& 
       m.parent_cards = provenance->parent_cards;
       m.lineage = provenance->lineage;
     }
-    std::vector<std::string> time_series_paths;
-    for (const values::ShardInfo& shard : stored.shards) time_series_paths.push_back(shard.path);
     std::vector<std::string> payload_paths;
     for (const payload::PayloadFile& f : payload_files) payload_paths.push_back(f.path);
     std::sort(payload_paths.begin(), payload_paths.end());
@@ -259,7 +310,7 @@ WriteResult Write(model::Dataset& dataset, manifest::Card card, const fs::path& 
     m.files.control =
         writer::HashFiles(dir, {std::string(manifest::kControlFileName)}, hashed).front();
     hash_base += m.files.control.size;
-    m.files.time_series = writer::HashFiles(dir, time_series_paths, hashed);
+    m.files.time_series = shard_checksums.Take(hashed);
     for (const auto& part : m.files.time_series) hash_base += part.size;
     m.files.payloads = writer::HashFiles(dir, payload_paths, hashed);
     manifest::SortManifestLists(m);
