@@ -169,6 +169,7 @@ void BindImporters(py::module_& m) {
                                 std::string(entry.name)));
   }
   m.attr("_MODALITY_TABLE") = table;
+  m.attr("IMPORT_COMPRESSION_LEVEL") = kImportCompressionLevel;
 }
 
 }  // namespace timef::python

@@ -13,6 +13,9 @@ import warnings
 
 from . import _timef
 
+# The zstd level import_files compresses at unless given one (C++ kImportCompressionLevel).
+IMPORT_COMPRESSION_LEVEL = _timef.IMPORT_COMPRESSION_LEVEL
+
 # (label prefix, spec_type, spec name) rows, in match order; a label matching none is "signal".
 MODALITY_TABLE = tuple(tuple(row) for row in _timef._MODALITY_TABLE)
 
@@ -96,11 +99,14 @@ def import_files(format, paths, *, root, dataset, version, card, jobs=None, keep
     fields as for ``timef.write`` (name, description, license, ...). ``keep_digital``,
     ``spec_types`` and ``checksum`` as for ``read_edf``; ``csv``: a dict of ``read_csv``'s keyword
     options (time_column, rate, units, ...); ``annotators`` (wfdb) as for ``read_wfdb``;
-    ``options`` and ``progress`` as for ``timef.write``. ``jobs``: the threads of the import
-    (``timef import --jobs``), the same as ``timef.write``'s ``threads=`` (give one of them); the
-    release's bytes are the same for any count. Nothing is published when any file fails."""
+    ``options`` and ``progress`` as for ``timef.write``, except that ``compression_level``
+    defaults to ``IMPORT_COMPRESSION_LEVEL`` (3, not the writer's 19, as ``timef import``).
+    ``jobs``: the threads of the import (``timef import --jobs``), the same as ``timef.write``'s
+    ``threads=`` (give one of them); the release's bytes are the same for any count. Nothing is
+    published when any file fails."""
     if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
+    options.setdefault("compression_level", IMPORT_COMPRESSION_LEVEL)
     if jobs is not None:
         if "threads" in options and options["threads"] != jobs:
             raise ValueError(f"import_files: jobs={jobs!r} and threads={options['threads']!r} "

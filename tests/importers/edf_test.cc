@@ -206,6 +206,9 @@ TEST_F(EdfImportTest, ImportFilesWritesOneRecordPerFileReadableByTheReader) {
   card.license = manifest::License::kCc0_1_0;
   std::vector<ImportProgress> seen;
   ImportOptions options;
+  // An import compresses at its own default level, not the writer's.
+  EXPECT_EQ(options.write.compression_level, kImportCompressionLevel);
+  EXPECT_NE(kImportCompressionLevel, WriteOptions{}.compression_level);
   options.write.compression_level = 1;
   options.progress = [&](const ImportProgress& p) { seen.push_back(p); };
   const WriteResult result =

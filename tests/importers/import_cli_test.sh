@@ -31,19 +31,33 @@ for f in $shards; do
   cmp -s "$release/$f" "$scratch/root-jobs1/test/night/1.0.0/$f" ||
     fail "import: $f differs between --threads 2 and --jobs 1"
 done
-# --compression-level: level 1 compresses the same values into other bytes; the values read back
-# are equal; a level outside 1..22 is a usage error (exit 2) before anything is written.
+# --compression-level: the values read back at level 1 are those of the default level (below: 19
+# compresses them into other bytes); a level outside 1..22 is a usage error (exit 2) before
+# anything is written.
 run import_level1 0 import edf "$in/night.edf" "$in/day.bdf" --root "$scratch/root-level1" \
   --dataset test/night --version 1.0.0 --license CC0-1.0 --compression-level 1
-same=1
-for f in $shards; do
-  cmp -s "$release/$f" "$scratch/root-level1/test/night/1.0.0/$f" || same=0
-done
-[ "$same" = 0 ] || fail "import: --compression-level 1 wrote the default level's bytes"
 run cat_default 0 cat "$release" --signal 1 --format json
 run cat_level1 0 cat "$scratch/root-level1/test/night/1.0.0" --signal 1 --format json
 cmp -s "$scratch/cat_default.out" "$scratch/cat_level1.out" ||
   fail "import: --compression-level 1 changed the values"
+# The default level is 3 (kImportCompressionLevel), not the writer's 19: the default import wrote
+# the bytes of --compression-level 3 and not those of 19, and the help says so.
+for level in 3 19; do
+  run "import_level$level" 0 import edf "$in/night.edf" "$in/day.bdf" \
+    --root "$scratch/root-level$level" --dataset test/night --version 1.0.0 --license CC0-1.0 \
+    --compression-level "$level"
+  same=1
+  for f in $shards; do
+    cmp -s "$release/$f" "$scratch/root-level$level/test/night/1.0.0/$f" || same=0
+  done
+  if [ "$level" = 3 ]; then
+    [ "$same" = 1 ] || fail "import: the default level did not write --compression-level 3's bytes"
+  else
+    [ "$same" = 0 ] || fail "import: the default level wrote --compression-level 19's bytes"
+  fi
+done
+run import_help 0 import --help
+expect_in import_help "$scratch/import_help.out" "1..22, default 3"
 run import_level23 2 import edf "$in/night.edf" --root "$scratch/root-level23" \
   --dataset test/night --version 1.0.0 --license CC0-1.0 --compression-level 23
 expect_in import_level23 "$scratch/import_level23.err" "expected a whole number from 1 to 22, got '23'"

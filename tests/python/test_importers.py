@@ -105,6 +105,14 @@ def test_import_files_jobs_give_the_same_bytes(inputs, tmp_path):
 
     one, two = (values_files(r) for r in releases)
     assert one and one == two
+    # No compression_level: the import's own default, 3 (as `timef import`), not the writer's 19.
+    assert timef.importers.IMPORT_COMPRESSION_LEVEL == 3
+    by_level = {level: values_files(timef.import_files(
+        "edf", paths, root=tmp_path / f"level{level}", dataset="tests/edf", version="1.0.0",
+        card=CARD, **({} if level is None else {"compression_level": level})))
+        for level in (None, 3, 19)}
+    assert by_level[None] == by_level[3]
+    assert by_level[None] != by_level[19]
     with pytest.raises(ValueError, match="jobs=2 and threads=1"):
         timef.import_files("edf", paths, root=tmp_path / "both", dataset="tests/edf",
                            version="1.0.0", card=CARD, jobs=2, threads=1)

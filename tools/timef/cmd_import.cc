@@ -41,7 +41,7 @@ struct ImportArgs {
   bool no_checksum = false;
   std::vector<std::string> annotators;                               // wfdb
   int jobs = static_cast<int>(write_option::threads.default_value);  // --jobs, --threads
-  int compression_level = static_cast<int>(write_option::compression_level.default_value);
+  int compression_level = kImportCompressionLevel;
   // csv only
   std::optional<std::string> time_column;
   std::string time_unit = "auto";

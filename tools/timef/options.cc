@@ -44,7 +44,7 @@ void AddWriteNumberOption(CLI::App& command, const write_option::Number& option,
                   (help.empty() ? std::string(1, static_cast<char>(std::toupper(option.doc[0]))) +
                                       std::string(option.doc.substr(1))
                                 : help + " (" + std::string(option.doc) + ")") +
-                      "; " + range + ", default " + std::to_string(option.default_value))
+                      "; " + range + ", default " + std::to_string(value))
       ->check(CLI::Validator(
           [option](std::string& text) -> std::string {
             std::int64_t parsed = 0;

@@ -17,7 +17,9 @@ CLI::Validator IdNumber();
 
 // A whole-number write option (timef/write_options.h) as a flag: `--<name>` with '-' for '_'
 // unless `names` is given, its doc (after `help` when given), range and default in the help, and
-// its range checked ("expected a whole number from 1 to 22, got '30'").
+// its range checked ("expected a whole number from 1 to 22, got '30'"). The default shown is
+// `value` as it is when the option is added (the option's own default unless the command starts
+// it elsewhere, as `timef import` does for the compression level).
 void AddWriteNumberOption(CLI::App& command, const write_option::Number& option, int& value,
                           const std::string& names = "", const std::string& help = "");
 
