@@ -38,7 +38,7 @@ struct Args {
   std::string size = "medium";
   int repeats = 3;
   double memory_gib = 0;
-  int compression_level = 19;
+  int compression_level = timef::kImportCompressionLevel;  // the import's default
   fs::path scratch;
   fs::path out = "bench/results";
 };
