@@ -19,6 +19,32 @@ constexpr size_t kMaxLiteralValues = 4096;
 
 uint32_t MaxValueOfWidth(int w) { return w >= 32 ? ~uint32_t{0} : (uint32_t{1} << w) - 1; }
 
+void CheckEncoderWidth(int bit_width) {
+  if (bit_width < 0 || bit_width > 32) {
+    throw std::invalid_argument("RLE/bit-packed encoder: bit width " + std::to_string(bit_width) +
+                                " is not in 0..32");
+  }
+}
+
+[[noreturn]] void ThrowValueTooWide(uint32_t value, int bit_width) {
+  throw std::invalid_argument("RLE/bit-packed encoder: value " + std::to_string(value) +
+                              " does not fit in " + std::to_string(bit_width) + " bits");
+}
+
+// An RLE run of `count` copies of `value` (split at the longest run a header holds): header, then
+// the value in ceil(bit_width / 8) little-endian bytes.
+void AppendRleRuns(std::vector<std::byte>& out, uint32_t value, uint64_t count, int bit_width) {
+  const size_t value_bytes = (static_cast<size_t>(bit_width) + 7) / 8;
+  while (count > 0) {
+    const uint64_t run = std::min(count, kMaxRunLength);
+    AppendUleb128(out, run << 1);
+    for (size_t i = 0; i < value_bytes; ++i) {
+      out.push_back(static_cast<std::byte>((value >> (8 * i)) & 0xFF));
+    }
+    count -= run;
+  }
+}
+
 [[noreturn]] void ThrowValueTooLarge(uint64_t value, uint32_t max_value) {
   ThrowDecodeError(kHybrid, "value " + std::to_string(value) + " exceeds the maximum " +
                                 std::to_string(max_value));
@@ -161,18 +187,12 @@ void RleBitPackedDecoder::Skip(size_t count) {
 }
 
 RleBitPackedEncoder::RleBitPackedEncoder(int bit_width) : bit_width_(bit_width) {
-  if (bit_width < 0 || bit_width > 32) {
-    throw std::invalid_argument("RLE/bit-packed encoder: bit width " + std::to_string(bit_width) +
-                                " is not in 0..32");
-  }
+  CheckEncoderWidth(bit_width);
   max_value_ = MaxValueOfWidth(bit_width);
 }
 
 void RleBitPackedEncoder::PutNewValue(uint32_t value) {
-  if (value > max_value_) {
-    throw std::invalid_argument("RLE/bit-packed encoder: value " + std::to_string(value) +
-                                " does not fit in " + std::to_string(bit_width_) + " bits");
-  }
+  if (value > max_value_) ThrowValueTooWide(value, bit_width_);
   EndRun();
   run_value_ = value;
   run_length_ = 1;
@@ -236,15 +256,7 @@ void RleBitPackedEncoder::FlushLiterals(bool final) {
 }
 
 void RleBitPackedEncoder::WriteRle(uint32_t value, uint64_t count) {
-  const size_t value_bytes = (static_cast<size_t>(bit_width_) + 7) / 8;
-  while (count > 0) {
-    const uint64_t run = std::min(count, kMaxRunLength);
-    AppendUleb128(runs_, run << 1);
-    for (size_t i = 0; i < value_bytes; ++i) {
-      runs_.push_back(static_cast<std::byte>((value >> (8 * i)) & 0xFF));
-    }
-    count -= run;
-  }
+  AppendRleRuns(runs_, value, count, bit_width_);
 }
 
 size_t RleBitPackedEncoder::EstimatedSize() const {
@@ -272,10 +284,7 @@ void RleBitPackedEncoder::FinishWithLengthPrefix(std::vector<std::byte>& out) {
 
 void AppendRleBitPacked(std::span<const uint32_t> values, int bit_width,
                         std::vector<std::byte>& out) {
-  if (bit_width < 0 || bit_width > 32) {
-    throw std::invalid_argument("RLE/bit-packed encoder: bit width " + std::to_string(bit_width) +
-                                " is not in 0..32");
-  }
+  CheckEncoderWidth(bit_width);
   const uint32_t max_value = MaxValueOfWidth(bit_width);
   const size_t n = values.size();
   // The streaming encoder's decisions, run by run: its pending literals are always the values
@@ -291,31 +300,20 @@ void AppendRleBitPacked(std::span<const uint32_t> values, int bit_width,
     out.resize(at + groups * static_cast<size_t>(bit_width), std::byte{0});
     literal_begin += count;
   };
-  const size_t value_bytes = (static_cast<size_t>(bit_width) + 7) / 8;
   size_t i = 0;
   while (i < n) {
     const uint32_t value = values[i];
-    if (value > max_value) {
-      throw std::invalid_argument("RLE/bit-packed encoder: value " + std::to_string(value) +
-                                  " does not fit in " + std::to_string(bit_width) + " bits");
-    }
+    if (value > max_value) ThrowValueTooWide(value, bit_width);
     size_t j = i + 1;
     while (j < n && values[j] == value) ++j;
     // A run tops up a partly filled group of 8 first; what is left becomes an RLE run when it
     // is 8 or longer, else it joins the literals.
     const size_t partial = (i - literal_begin) % 8;
     const size_t fill = partial != 0 ? std::min(j - i, 8 - partial) : 0;
-    uint64_t rest = j - i - fill;
+    const uint64_t rest = j - i - fill;
     if (rest >= 8) {
       flush(i + fill, false);
-      while (rest > 0) {
-        const uint64_t run = std::min(rest, kMaxRunLength);
-        AppendUleb128(out, run << 1);
-        for (size_t b = 0; b < value_bytes; ++b) {
-          out.push_back(static_cast<std::byte>((value >> (8 * b)) & 0xFF));
-        }
-        rest -= run;
-      }
+      AppendRleRuns(out, value, rest, bit_width);
       literal_begin = j;
     } else if (j - literal_begin >= kMaxLiteralValues) {
       flush(j, false);
