@@ -39,7 +39,10 @@ class HydrateGraph {
   void AdoptRecords(const std::vector<std::shared_ptr<model::Record>>& records);
   // Builds the tasks of `task_keys` plus every task they reach through from_tasks or annotation
   // references, the records those tasks reference, registered and dataset annotations.
-  void LoadTasks(const std::vector<int64_t>& task_keys);
+  // `key_relation`, when given, is a SELECT of exactly `task_keys` as column k: when nothing has
+  // been built yet and the keys' closure is the set itself, each task query joins it instead of a
+  // bound list of the keys.
+  void LoadTasks(const std::vector<int64_t>& task_keys, std::string_view key_relation = {});
   // Drops the tasks built so far (and their occurrences), keeping records, registered and dataset
   // annotations: the next LoadTasks builds its tasks afresh and reuses the records.
   void ForgetTasks();
