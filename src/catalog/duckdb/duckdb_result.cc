@@ -237,14 +237,18 @@ Result::~Result() { Release(); }
 Result::Result(Result&& other) noexcept
     : shape_(std::move(other.shape_)),
       keep_alive_(std::move(other.keep_alive_)),
-      result_(std::move(other.result_)) {}
+      owner_(std::move(other.owner_)),
+      result_(std::move(other.result_)),
+      streamed_(std::exchange(other.streamed_, std::nullopt)) {}
 
 Result& Result::operator=(Result&& other) noexcept {
   if (this != &other) {
     Release();
     shape_ = std::move(other.shape_);
     keep_alive_ = std::move(other.keep_alive_);
+    owner_ = std::move(other.owner_);
     result_ = std::move(other.result_);
+    streamed_ = std::exchange(other.streamed_, std::nullopt);
   }
   return *this;
 }
@@ -252,6 +256,12 @@ Result& Result::operator=(Result&& other) noexcept {
 void Result::Release() {
   if (result_ != nullptr && !shape_->connection->leaked()) duckdb_destroy_result(result_.get());
   result_.reset();
+  owner_.reset();
+}
+
+void Result::Streamed(uint64_t statement, std::shared_ptr<void> owner) {
+  streamed_ = statement;
+  owner_ = std::move(owner);
 }
 
 idx_t Result::ColumnIndex(std::string_view name) const {
@@ -266,9 +276,21 @@ idx_t Result::ColumnIndex(std::string_view name) const {
 int64_t Result::rows_changed() { return static_cast<int64_t>(duckdb_rows_changed(result_.get())); }
 
 std::optional<Chunk> Result::Next() {
-  shape_->connection->CheckAlive(shape_->what);
+  ConnectionHandle& connection = *shape_->connection;
+  connection.CheckAlive(shape_->what);
+  if (streamed_ && connection.statements() != *streamed_) {
+    throw Error(ErrorSite{.file = shape_->file, .where = shape_->what},
+                "another statement ran on the connection while this streamed result was read");
+  }
   duckdb_data_chunk chunk = duckdb_fetch_chunk(*result_);
-  if (chunk == nullptr) return std::nullopt;
+  if (chunk == nullptr) {
+    if (streamed_) {
+      if (const char* message = duckdb_result_error(result_.get())) {
+        connection.ThrowError(shape_->what, duckdb_result_error_type(result_.get()), message);
+      }
+    }
+    return std::nullopt;
+  }
   Chunk out(chunk, shape_, keep_alive_);
   // A close that raced with the fetch: the rows may be cut short, so the read fails as a whole.
   shape_->connection->CheckAlive(shape_->what);

@@ -230,15 +230,22 @@ class Result {
   int64_t rows_changed();
 
   // The next chunk, or nullopt when the result is exhausted. ReaderError when the connection was
-  // closed (Close() or fork) since the query ran.
+  // closed (Close() or fork) since the query ran. A streamed result raises the error DuckDB met
+  // while producing it, and Error when another statement ran on the connection meanwhile.
   std::optional<Chunk> Next();
+
+  // Marks a result DuckDB streams: `statement` is the connection's statement count when it
+  // started (ConnectionHandle::BeginStatement), `owner` what must outlive it (its statement).
+  void Streamed(uint64_t statement, std::shared_ptr<void> owner);
 
  private:
   void Release();
 
   std::shared_ptr<const ResultShape> shape_;
   std::shared_ptr<void> keep_alive_;
+  std::shared_ptr<void> owner_;  // released after result_
   std::unique_ptr<duckdb_result> result_;
+  std::optional<uint64_t> streamed_;
 };
 
 // FormatError "<file>: <what>.<column>: <problem>".

@@ -74,7 +74,7 @@ class HydrateGraph {
   RowStream Run(std::string_view sql, const std::vector<int64_t>& keys, std::string_view what,
                 std::string_view every_key = {});
   // A record query: from the cache when there is one and the result fits; with `every_key` (as
-  // above) always as SQL.
+  // above) always as SQL, its result streamed (no other statement may run until it is read).
   RowStream Run(KeyedQuery query, const std::vector<int64_t>& keys,
                 std::string_view every_key = {});
   // Each Load* below hands what it meets in files to `values`.
