@@ -379,18 +379,22 @@ void HydrateGraph::LoadOccurrences(const std::vector<int64_t>& object_keys,
     for (idx_t row = 0; row < chunk->size(); ++row) {
       auto occurrence = MakeOccurrence(kOccurrences, *chunk, row, Content(*chunk, row, 9, values));
       const int64_t object = chunk->Int64(1).Get(row);
-      model::Annotatable* target = object == dataset_key_
-                                       ? static_cast<model::Annotatable*>(dataset_.get())
-                                       : objects_.at(object);
+      model::Annotatable* target = nullptr;
+      if (object == dataset_key_) {
+        target = dataset_.get();
+      } else if (auto task = tasks_.find(object); task != tasks_.end()) {
+        target = task->second.get();
+        task_occurrences_.push_back(chunk->Int64(0).Get(row));
+      } else {
+        target = objects_.at(object);
+      }
       target->AddAnnotation(occurrence);
-      if (tasks_.contains(object)) task_occurrences_.push_back(chunk->Int64(0).Get(row));
       occurrences_[chunk->Int64(0).Get(row)] = std::move(occurrence);
     }
   }
 }
 
 void HydrateGraph::ForgetTasks() {
-  for (const auto& [key, task] : tasks_) objects_.erase(key);
   tasks_.clear();
   for (int64_t key : task_occurrences_) occurrences_.erase(key);
   task_occurrences_.clear();

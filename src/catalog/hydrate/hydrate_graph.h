@@ -104,6 +104,7 @@ class HydrateGraph {
   std::unordered_map<int64_t, std::shared_ptr<model::Source>> sources_;
   std::unordered_map<int64_t, std::shared_ptr<model::Signal>> signals_;
   std::unordered_map<int64_t, std::shared_ptr<model::Task>> tasks_;
+  // Records, sources and signals by key (tasks are found in tasks_).
   std::unordered_map<int64_t, model::Annotatable*> objects_;
   std::unordered_map<int64_t, std::shared_ptr<const model::TimeAxis>> axes_;
   std::map<std::string, std::shared_ptr<const model::Spec>> specs_;

@@ -155,7 +155,6 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys, std::string_
   // The join that limits a task table `t` to the keys: none when every task is read.
   const std::string join_keys = every_task ? " " : " JOIN {keys} q ON t.task_key = q.k ";
   tasks_.reserve(tasks_.size() + keys.size());
-  objects_.reserve(objects_.size() + keys.size());
 
   // The requested tasks and what they reference are resolved by `requested_` (the read's load
   // plan); tasks built only as from_tasks parents, and what only they reach, by `parents_only_`.
@@ -258,7 +257,6 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys, std::string_
         if (auto v = alias.Optional(row)) {
           task->set_import_marker(model::ImportMarker{std::string(*v), parent_id.Get(row)});
         }
-        objects_[key] = task.get();
         tasks_[key] = std::move(task);
       }
     }
