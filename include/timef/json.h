@@ -10,4 +10,11 @@ namespace timef {
 
 using Json = nlohmann::ordered_json;
 
+// The empty JSON object, immutable and shared: a model object's metadata() until metadata is set,
+// so that building an object allocates no JSON (hydration builds hundreds of thousands).
+inline const Json& EmptyJsonObject() {
+  static const Json kEmpty = Json::object();
+  return kEmpty;
+}
+
 }  // namespace timef

@@ -123,6 +123,50 @@ TEST(DuckDBLayerTest, ManyChunks) {
   EXPECT_GT(chunks, 1);
 }
 
+TEST(DuckDBLayerTest, StreamedResultReadsEveryRowAndFailsLoudly) {
+  ScratchDir dir;
+  RunSql(dir / "a.duckdb", {"CREATE TABLE r AS SELECT range AS k FROM range(1000000)"});
+  Database db = Database::Open(dir / "a.duckdb", AccessMode::kReadOnly);
+  Connection connection(db);
+  {
+    Result result = connection.Stream("SELECT k FROM r ORDER BY k", "r");
+    int64_t expected = 0;
+    while (auto chunk = result.Next()) {
+      auto k = chunk->Int64(0);
+      for (idx_t row = 0; row < chunk->size(); ++row) EXPECT_EQ(k.Get(row), expected++);
+    }
+    EXPECT_EQ(expected, 1000000);
+  }
+  {
+    // DuckDB ends a stream without an error when another statement runs on its connection; the
+    // layer raises instead of handing out a short result.
+    Result result = connection.Stream("SELECT k FROM r", "r");
+    ASSERT_TRUE(result.Next().has_value());
+    connection.Query("SELECT 1", "other");
+    try {
+      result.Next();
+      FAIL() << "no error";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("another statement ran"), std::string::npos) << e.what();
+    }
+  }
+  {
+    // An error met while streaming is raised by the Next() that meets it, naming the table.
+    int64_t rows = 0;
+    try {
+      Result result = connection.Stream(
+          "SELECT CASE WHEN k > 900000 THEN error('boom') ELSE k END AS k FROM r", "r");
+      while (auto chunk = result.Next()) rows += static_cast<int64_t>(chunk->size());
+      FAIL() << "no error after " << rows << " rows";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("boom"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("a.duckdb: r: "), std::string::npos) << e.what();
+    }
+    EXPECT_GT(rows, 0);
+    EXPECT_LT(rows, 1000000);
+  }
+}
+
 TEST(DuckDBLayerTest, PreparedBindsScalarsAndLists) {
   ScratchDir dir;
   RunSql(dir / "a.duckdb",

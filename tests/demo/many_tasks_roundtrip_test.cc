@@ -107,5 +107,49 @@ TEST_F(ManyTasksTest, ReadTasksAgreesWithLookupsByBatchesOfIds) {
   }
 }
 
+// IterTasks with an eager plan builds one batch per round: rounds of 4,500 tasks join a range of
+// task IDs instead of a bound key list when the round holds its from_tasks parents, and fall back
+// to the list when a parent lies in an earlier round (issue 37). Either way every task equals the
+// one ReadTasks built.
+TEST_F(ManyTasksTest, IterTasksInRoundsOfIdRangesAgreesWithReadTasks) {
+  Reader reader = Reader::Open(release_);
+  const auto all = reader.ReadTasks();
+  TaskQuery query;
+  query.batch_size = 4500;
+  query.load = LoadPlan::AllEager();
+  TaskStream stream = reader.IterTasks(query);
+  size_t at = 0;
+  const auto ids = [](const auto& objects) {
+    std::vector<int64_t> out;
+    for (const auto& object : objects) out.push_back(*object->id());
+    return out;
+  };
+  while (auto batch = stream.Next()) {
+    for (const auto& task : *batch) {
+      ASSERT_LT(at, all.size());
+      const model::Task& a = *all[at++];
+      const model::Task& b = *task;
+      ASSERT_EQ(*a.id(), *b.id());
+      EXPECT_EQ(a.type(), b.type());
+      EXPECT_EQ(a.prompt().has_value(), b.prompt().has_value()) << *a.id();
+      if (a.prompt() && b.prompt()) EXPECT_EQ(a.prompt()->Read(), b.prompt()->Read());
+      EXPECT_EQ(a.rationale().has_value(), b.rationale().has_value()) << *a.id();
+      if (a.rationale() && b.rationale()) EXPECT_EQ(a.rationale()->Read(), b.rationale()->Read());
+      EXPECT_EQ(ids(a.inputs()), ids(b.inputs())) << *a.id();
+      EXPECT_EQ(ids(a.candidate_records()), ids(b.candidate_records())) << *a.id();
+      EXPECT_EQ(ids(a.from_tasks()), ids(b.from_tasks())) << *a.id();
+      EXPECT_EQ(a.has_inline_targets(), b.has_inline_targets()) << *a.id();
+      if (a.targets() && b.targets()) EXPECT_EQ(a.targets()->size(), b.targets()->size());
+      EXPECT_EQ(a.scope().has_value(), b.scope().has_value()) << *a.id();
+      if (a.scope() && b.scope()) EXPECT_EQ(ids(a.scope()->signals), ids(b.scope()->signals));
+      EXPECT_EQ(a.annotations().size(), b.annotations().size()) << *a.id();
+      EXPECT_EQ(a.input_annotations().size(), b.input_annotations().size()) << *a.id();
+      EXPECT_EQ(a.target_annotations().size(), b.target_annotations().size()) << *a.id();
+      EXPECT_EQ(a.metadata(), b.metadata()) << *a.id();
+    }
+  }
+  EXPECT_EQ(at, all.size());
+}
+
 }  // namespace
 }  // namespace timef::demo

@@ -66,7 +66,8 @@ class AnnotationContent {
   const std::optional<std::string>& description() const { return description_; }
   void set_description(std::optional<std::string> description);
   // A JSON object; {} when empty.
-  const Json& metadata() const { return metadata_; }
+  // An object; the empty object until set.
+  const Json& metadata() const { return metadata_.is_null() ? EmptyJsonObject() : metadata_; }
   void set_metadata(Json metadata);
 
   // "annotation '<name>'".
@@ -77,7 +78,7 @@ class AnnotationContent {
   AnnotationValue value_;
   std::optional<std::string> unit_;
   std::optional<std::string> description_;
-  Json metadata_ = Json::object();
+  Json metadata_;  // null until set (no allocation): metadata() is then the empty object
 };
 
 // One occurrence of a content on one object (or a registered annotation of the dataset).
@@ -97,7 +98,8 @@ class Annotation {
   // In [0, 1], or nullopt.
   std::optional<double> confidence() const { return confidence_; }
   void set_confidence(std::optional<double> confidence);
-  const Json& metadata() const { return metadata_; }
+  // An object; the empty object until set.
+  const Json& metadata() const { return metadata_.is_null() ? EmptyJsonObject() : metadata_; }
   void set_metadata(Json metadata);
   // The parent alias this occurrence was inherited from (parent-owned), or nullopt for the
   // dataset's own annotations and overlays.
@@ -112,7 +114,7 @@ class Annotation {
   AnnotationSpan span_;
   std::optional<Json> provenance_;
   std::optional<double> confidence_;
-  Json metadata_ = Json::object();
+  Json metadata_;  // null until set (no allocation): metadata() is then the empty object
   std::optional<std::string> inherited_from_;
 };
 

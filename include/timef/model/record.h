@@ -32,7 +32,8 @@ class Record final : public Annotatable, public std::enable_shared_from_this<Rec
   // Half-open window [start, end) of offsets containing every signal's sample times; start ≤ end.
   const std::optional<TimeInterval>& time_span() const { return time_span_; }
   void set_time_span(std::optional<TimeInterval> span);
-  const Json& metadata() const { return metadata_; }
+  // An object; the empty object until set.
+  const Json& metadata() const { return metadata_.is_null() ? EmptyJsonObject() : metadata_; }
   void set_metadata(Json metadata);
   const std::optional<ImportMarker>& import_marker() const { return import_marker_; }
   void set_import_marker(std::optional<ImportMarker> marker);
@@ -59,7 +60,7 @@ class Record final : public Annotatable, public std::enable_shared_from_this<Rec
   std::optional<int64_t> id_;
   std::optional<int64_t> start_time_us_;
   std::optional<TimeInterval> time_span_;
-  Json metadata_ = Json::object();
+  Json metadata_;  // null until set (no allocation): metadata() is then the empty object
   std::optional<ImportMarker> import_marker_;
   std::optional<std::string> read_from_dataset_;
   std::vector<std::shared_ptr<Source>> sources_;

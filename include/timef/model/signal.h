@@ -41,7 +41,8 @@ class Signal final : public Annotatable {
   // Free-text label of the raw recording; not a Source reference.
   const std::optional<std::string>& source_id() const { return source_id_; }
   void set_source_id(std::optional<std::string> label) { source_id_ = std::move(label); }
-  const Json& metadata() const { return metadata_; }
+  // An object; the empty object until set.
+  const Json& metadata() const { return metadata_.is_null() ? EmptyJsonObject() : metadata_; }
   void set_metadata(Json metadata);
   const std::optional<ImportMarker>& import_marker() const { return import_marker_; }
   void set_import_marker(std::optional<ImportMarker> marker);
@@ -107,7 +108,7 @@ class Signal final : public Annotatable {
   std::shared_ptr<const TimeAxis> axis_;
   int64_t n_values_ = 0;
   std::optional<std::string> source_id_;
-  Json metadata_ = Json::object();
+  Json metadata_;  // null until set (no allocation): metadata() is then the empty object
   std::optional<ImportMarker> import_marker_;
   std::optional<std::string> read_from_dataset_;
   std::shared_ptr<const SignalValues> values_;

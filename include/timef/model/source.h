@@ -22,7 +22,8 @@ class Source final : public Annotatable, public std::enable_shared_from_this<Sou
 
   const std::string& name() const { return name_; }
   void set_name(std::string name);
-  const Json& metadata() const { return metadata_; }
+  // An object; the empty object until set.
+  const Json& metadata() const { return metadata_.is_null() ? EmptyJsonObject() : metadata_; }
   void set_metadata(Json metadata);
 
   // Child sources and signals in caller order.
@@ -52,7 +53,7 @@ class Source final : public Annotatable, public std::enable_shared_from_this<Sou
   std::shared_ptr<Source> SharedThis(const char* field);
 
   std::string name_;
-  Json metadata_ = Json::object();
+  Json metadata_;  // null until set (no allocation): metadata() is then the empty object
   std::vector<std::shared_ptr<Source>> children_;
   std::vector<std::shared_ptr<Signal>> signals_;
   std::weak_ptr<Source> parent_;

@@ -107,7 +107,8 @@ class Task final : public Annotatable {
   void set_from_tasks(std::vector<std::shared_ptr<Task>> tasks);
   void AddFromTask(std::shared_ptr<Task> task);
 
-  const Json& metadata() const { return metadata_; }
+  // An object; the empty object until set.
+  const Json& metadata() const { return metadata_.is_null() ? EmptyJsonObject() : metadata_; }
   void set_metadata(Json metadata);
   const std::optional<ImportMarker>& import_marker() const { return import_marker_; }
   void set_import_marker(std::optional<ImportMarker> marker);
@@ -157,7 +158,7 @@ class Task final : public Annotatable {
   std::vector<std::shared_ptr<Annotation>> input_annotations_;
   std::vector<std::shared_ptr<Annotation>> target_annotations_;
   std::vector<std::shared_ptr<Task>> from_tasks_;
-  Json metadata_ = Json::object();
+  Json metadata_;  // null until set (no allocation): metadata() is then the empty object
   std::optional<ImportMarker> import_marker_;
   std::optional<std::string> read_from_dataset_;
   std::optional<std::string> target_schema_;

@@ -122,6 +122,7 @@ Connection::Connection(const Database& db) {
 
 Result Connection::Query(std::string_view sql, std::string_view what) {
   handle_->CheckAlive(what);
+  handle_->BeginStatement();
   auto result = std::make_unique<duckdb_result>();
   std::string text(sql);
   if (duckdb_query(handle_->get(), text.c_str(), result.get()) != DuckDBSuccess) {
@@ -139,6 +140,11 @@ void Connection::Execute(std::string_view sql, std::string_view what) { Query(sq
 
 PreparedStatement Connection::Prepare(std::string_view sql, std::string_view what) {
   return PreparedStatement(handle_, keep_alive_, sql, what);
+}
+
+Result Connection::Stream(std::string_view sql, std::string_view what) {
+  auto statement = std::make_shared<PreparedStatement>(Prepare(sql, what));
+  return statement->ExecuteStreaming(statement);
 }
 
 Appender Connection::Append(std::string_view table) {

@@ -52,6 +52,10 @@ class Connection {
 
   // Runs `sql` and returns its materialized result. `what` names the table or purpose for errors.
   Result Query(std::string_view sql, std::string_view what);
+  // Runs `sql` and returns its result as DuckDB streams it, chunk by chunk, without materializing
+  // it first. Until the result is exhausted, no other statement may run on this connection:
+  // Result::Next() raises Error when one did (DuckDB would end the stream silently).
+  Result Stream(std::string_view sql, std::string_view what);
   // Runs `sql` (one or more statements) and discards the result.
   void Execute(std::string_view sql, std::string_view what);
   PreparedStatement Prepare(std::string_view sql, std::string_view what);

@@ -6,6 +6,7 @@
 #include <duckdb.h>
 
 #include <atomic>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -68,6 +69,11 @@ class ConnectionHandle {
 
   // Throws ReaderError when the connection was aborted; called before and after every DuckDB call.
   void CheckAlive(std::string_view what) const;
+  // Counts the statements prepared or run through this connection (one thread at a time, like the
+  // connection): a streamed result is read only while no other statement ran since it started,
+  // because DuckDB ends it without an error when one does.
+  uint64_t BeginStatement() { return ++statements_; }
+  uint64_t statements() const { return statements_; }
 
   // Raises the error class docs/format.md §11/§12 asks for: ReaderError when aborted, FormatError
   // for a missing table/column/type on a read-only catalog, Error otherwise. `what` names the table
@@ -83,6 +89,7 @@ class ConnectionHandle {
   std::atomic<bool> aborted_{false};
   std::atomic<bool> closed_{false};
   std::atomic<bool> leaked_{false};
+  uint64_t statements_ = 0;
 };
 
 // DuckDB's error text without the native stack trace that some builds append to fatal errors

@@ -30,15 +30,25 @@ Chunk::Chunk(std::shared_ptr<const OwnedRows> rows, std::shared_ptr<const Result
       shape_(std::move(shape)),
       keep_alive_(std::const_pointer_cast<OwnedRows>(std::move(rows))) {}
 
+Chunk::Chunk(std::shared_ptr<const OwnedRows> rows, std::shared_ptr<const ResultShape> shape,
+             std::vector<uint32_t> selection)
+    : Chunk(std::move(rows), std::move(shape)) {
+  selected_ = true;
+  selection_ = std::move(selection);
+}
+
 Chunk::~Chunk() { Release(); }
 
 idx_t Chunk::size() const {
+  if (selected_) return selection_.size();
   return owned_ != nullptr ? owned_->size : duckdb_data_chunk_get_size(chunk_);
 }
 
 Chunk::Chunk(Chunk&& other) noexcept
     : chunk_(std::exchange(other.chunk_, nullptr)),
       owned_(std::exchange(other.owned_, nullptr)),
+      selected_(std::exchange(other.selected_, false)),
+      selection_(std::move(other.selection_)),
       shape_(std::move(other.shape_)),
       keep_alive_(std::move(other.keep_alive_)) {}
 
@@ -47,6 +57,8 @@ Chunk& Chunk::operator=(Chunk&& other) noexcept {
     Release();
     chunk_ = std::exchange(other.chunk_, nullptr);
     owned_ = std::exchange(other.owned_, nullptr);
+    selected_ = std::exchange(other.selected_, false);
+    selection_ = std::move(other.selection_);
     shape_ = std::move(other.shape_);
     keep_alive_ = std::move(other.keep_alive_);
   }
@@ -87,31 +99,32 @@ Validity ValidityOf(duckdb_vector vector, const OwnedColumn* owned) {
 }
 
 template <typename Column, typename T>
-Column ScalarOf(duckdb_vector vector, const OwnedColumn* owned) {
-  return Column(DataOf<T>(vector, owned), ValidityOf(vector, owned));
+Column ScalarOf(duckdb_vector vector, const OwnedColumn* owned,
+                RowSelection selection = RowSelection()) {
+  return Column(DataOf<T>(vector, owned), ValidityOf(vector, owned), selection);
 }
 
 }  // namespace
 
 Int64Column Chunk::Int64(idx_t column) const {
   ColumnData d = Column(column, ColumnKind::kBigint);
-  return ScalarOf<Int64Column, int64_t>(d.vector, d.owned);
+  return ScalarOf<Int64Column, int64_t>(d.vector, d.owned, Selection());
 }
 
 DoubleColumn Chunk::Double(idx_t column) const {
   ColumnData d = Column(column, ColumnKind::kDouble);
-  return ScalarOf<DoubleColumn, double>(d.vector, d.owned);
+  return ScalarOf<DoubleColumn, double>(d.vector, d.owned, Selection());
 }
 
 BoolColumn Chunk::Bool(idx_t column) const {
   ColumnData d = Column(column, ColumnKind::kBoolean);
-  return ScalarOf<BoolColumn, bool>(d.vector, d.owned);
+  return ScalarOf<BoolColumn, bool>(d.vector, d.owned, Selection());
 }
 
 VarcharColumn Chunk::Varchar(idx_t column) const {
   ColumnData d = Column(column, ColumnKind::kVarchar);
   return VarcharColumn(const_cast<duckdb_string_t*>(DataOf<duckdb_string_t>(d.vector, d.owned)),
-                       ValidityOf(d.vector, d.owned));
+                       ValidityOf(d.vector, d.owned), Selection());
 }
 
 namespace {
@@ -131,7 +144,7 @@ Int64ListColumn Chunk::Int64List(idx_t column) const {
   return Int64ListColumn(DataOf<duckdb_list_entry>(d.vector, d.owned),
                          ValidityOf(d.vector, d.owned),
                          ScalarOf<Int64Column, int64_t>(child, owned_child),
-                         ValidityOf(child, owned_child), shape_.get(), column);
+                         ValidityOf(child, owned_child), shape_.get(), column, Selection());
 }
 
 VarcharListColumn Chunk::VarcharList(idx_t column) const {
@@ -141,7 +154,7 @@ VarcharListColumn Chunk::VarcharList(idx_t column) const {
       DataOf<duckdb_list_entry>(d.vector, d.owned), ValidityOf(d.vector, d.owned),
       VarcharColumn(const_cast<duckdb_string_t*>(DataOf<duckdb_string_t>(child, owned_child)),
                     ValidityOf(child, owned_child)),
-      ValidityOf(child, owned_child), shape_.get(), column);
+      ValidityOf(child, owned_child), shape_.get(), column, Selection());
 }
 
 std::optional<std::string> Chunk::Text(idx_t column, idx_t row) const {
@@ -224,14 +237,18 @@ Result::~Result() { Release(); }
 Result::Result(Result&& other) noexcept
     : shape_(std::move(other.shape_)),
       keep_alive_(std::move(other.keep_alive_)),
-      result_(std::move(other.result_)) {}
+      owner_(std::move(other.owner_)),
+      result_(std::move(other.result_)),
+      streamed_(std::exchange(other.streamed_, std::nullopt)) {}
 
 Result& Result::operator=(Result&& other) noexcept {
   if (this != &other) {
     Release();
     shape_ = std::move(other.shape_);
     keep_alive_ = std::move(other.keep_alive_);
+    owner_ = std::move(other.owner_);
     result_ = std::move(other.result_);
+    streamed_ = std::exchange(other.streamed_, std::nullopt);
   }
   return *this;
 }
@@ -239,6 +256,12 @@ Result& Result::operator=(Result&& other) noexcept {
 void Result::Release() {
   if (result_ != nullptr && !shape_->connection->leaked()) duckdb_destroy_result(result_.get());
   result_.reset();
+  owner_.reset();
+}
+
+void Result::Streamed(uint64_t statement, std::shared_ptr<void> owner) {
+  streamed_ = statement;
+  owner_ = std::move(owner);
 }
 
 idx_t Result::ColumnIndex(std::string_view name) const {
@@ -253,9 +276,21 @@ idx_t Result::ColumnIndex(std::string_view name) const {
 int64_t Result::rows_changed() { return static_cast<int64_t>(duckdb_rows_changed(result_.get())); }
 
 std::optional<Chunk> Result::Next() {
-  shape_->connection->CheckAlive(shape_->what);
+  ConnectionHandle& connection = *shape_->connection;
+  connection.CheckAlive(shape_->what);
+  if (streamed_ && connection.statements() != *streamed_) {
+    throw Error(ErrorSite{.file = shape_->file, .where = shape_->what},
+                "another statement ran on the connection while this streamed result was read");
+  }
   duckdb_data_chunk chunk = duckdb_fetch_chunk(*result_);
-  if (chunk == nullptr) return std::nullopt;
+  if (chunk == nullptr) {
+    if (streamed_) {
+      if (const char* message = duckdb_result_error(result_.get())) {
+        connection.ThrowError(shape_->what, duckdb_result_error_type(result_.get()), message);
+      }
+    }
+    return std::nullopt;
+  }
   Chunk out(chunk, shape_, keep_alive_);
   // A close that raced with the fetch: the rows may be cut short, so the read fails as a whole.
   shape_->connection->CheckAlive(shape_->what);

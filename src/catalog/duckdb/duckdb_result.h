@@ -51,20 +51,34 @@ class Validity {
   const uint64_t* bits_;
 };
 
+// A chunk's row selection: row i of a selected chunk is row selection[i] of the rows it views;
+// nullptr = every row in order.
+class RowSelection {
+ public:
+  explicit RowSelection(const uint32_t* selection = nullptr) : selection_(selection) {}
+  idx_t operator()(idx_t row) const { return selection_ == nullptr ? row : selection_[row]; }
+
+ private:
+  const uint32_t* selection_;
+};
+
 template <typename T>
 class ScalarColumn {
  public:
-  ScalarColumn(const T* data, Validity validity) : data_(data), validity_(validity) {}
-  bool IsNull(idx_t row) const { return !validity_.IsValid(row); }
+  ScalarColumn(const T* data, Validity validity, RowSelection selection = RowSelection())
+      : data_(data), validity_(validity), selection_(selection) {}
+  bool IsNull(idx_t row) const { return !validity_.IsValid(selection_(row)); }
   // REQUIRES: !IsNull(row)
-  T Get(idx_t row) const { return data_[row]; }
+  T Get(idx_t row) const { return data_[selection_(row)]; }
   std::optional<T> Optional(idx_t row) const {
-    return IsNull(row) ? std::nullopt : std::optional<T>(data_[row]);
+    const idx_t at = selection_(row);
+    return validity_.IsValid(at) ? std::optional<T>(data_[at]) : std::nullopt;
   }
 
  private:
   const T* data_;
   Validity validity_;
+  RowSelection selection_;
 };
 
 using Int64Column = ScalarColumn<int64_t>;
@@ -73,11 +87,12 @@ using BoolColumn = ScalarColumn<bool>;
 
 class VarcharColumn {
  public:
-  VarcharColumn(duckdb_string_t* data, Validity validity) : data_(data), validity_(validity) {}
-  bool IsNull(idx_t row) const { return !validity_.IsValid(row); }
+  VarcharColumn(duckdb_string_t* data, Validity validity, RowSelection selection = RowSelection())
+      : data_(data), validity_(validity), selection_(selection) {}
+  bool IsNull(idx_t row) const { return !validity_.IsValid(selection_(row)); }
   // REQUIRES: !IsNull(row). The view lives as long as the chunk.
   std::string_view Get(idx_t row) const {
-    duckdb_string_t* s = data_ + row;
+    duckdb_string_t* s = data_ + selection_(row);
     return {duckdb_string_t_data(s), duckdb_string_t_length(*s)};
   }
   std::optional<std::string_view> Optional(idx_t row) const {
@@ -87,6 +102,7 @@ class VarcharColumn {
  private:
   duckdb_string_t* data_;
   Validity validity_;
+  RowSelection selection_;
 };
 
 // A LIST column: entries index a child column. Null elements are not part of the format
@@ -95,18 +111,21 @@ class VarcharColumn {
 template <typename Child, typename Element>
 class ListColumn {
  public:
+  // `child` is not selected: the entries index it directly.
   ListColumn(const duckdb_list_entry* entries, Validity validity, Child child,
-             Validity child_validity, const ResultShape* shape, idx_t column)
+             Validity child_validity, const ResultShape* shape, idx_t column,
+             RowSelection selection = RowSelection())
       : entries_(entries),
         validity_(validity),
         child_(child),
         child_validity_(child_validity),
         shape_(shape),
-        column_(column) {}
-  bool IsNull(idx_t row) const { return !validity_.IsValid(row); }
+        column_(column),
+        selection_(selection) {}
+  bool IsNull(idx_t row) const { return !validity_.IsValid(selection_(row)); }
   // REQUIRES: !IsNull(row)
   std::vector<Element> Get(idx_t row) const {
-    const duckdb_list_entry& e = entries_[row];
+    const duckdb_list_entry& e = entries_[selection_(row)];
     std::vector<Element> out;
     out.reserve(e.length);
     for (idx_t i = e.offset; i < e.offset + e.length; ++i) {
@@ -121,7 +140,7 @@ class ListColumn {
   }
   // Zero-copy access: the child column and the [offset, offset + length) range of a row.
   const Child& child() const { return child_; }
-  const duckdb_list_entry& entry(idx_t row) const { return entries_[row]; }
+  const duckdb_list_entry& entry(idx_t row) const { return entries_[selection_(row)]; }
 
  private:
   [[noreturn]] void ThrowNullElement() const;
@@ -132,6 +151,7 @@ class ListColumn {
   Validity child_validity_;
   const ResultShape* shape_;
   idx_t column_;
+  RowSelection selection_;
 };
 
 using Int64ListColumn = ListColumn<Int64Column, int64_t>;
@@ -139,12 +159,16 @@ using VarcharListColumn = ListColumn<VarcharColumn, std::string>;
 
 // One data chunk of a result (up to duckdb_vector_size() rows), or rows copied out of results into
 // timef's memory (OwnedRows, any number of rows; no connection behind them, so they survive
-// Close() and fork). Column views point into it and must not outlive it.
+// Close() and fork), or a selection of such rows viewed in place. Column views point into it and
+// must not outlive it.
 class Chunk {
  public:
   Chunk(duckdb_data_chunk chunk, std::shared_ptr<const ResultShape> shape,
         std::shared_ptr<void> keep_alive);
   Chunk(std::shared_ptr<const OwnedRows> rows, std::shared_ptr<const ResultShape> shape);
+  // Rows `selection` of `rows`, in that order, without a copy (each index < rows->size).
+  Chunk(std::shared_ptr<const OwnedRows> rows, std::shared_ptr<const ResultShape> shape,
+        std::vector<uint32_t> selection);
   ~Chunk();
   Chunk(Chunk&& other) noexcept;
   Chunk& operator=(Chunk&& other) noexcept;
@@ -177,8 +201,12 @@ class Chunk {
   ColumnData Column(idx_t column, ColumnKind kind) const;
   void Release();
 
+  RowSelection Selection() const { return RowSelection(selected_ ? selection_.data() : nullptr); }
+
   duckdb_data_chunk chunk_ = nullptr;
   const OwnedRows* owned_ = nullptr;  // kept alive by keep_alive_
+  bool selected_ = false;
+  std::vector<uint32_t> selection_;  // a vector: moving it keeps the buffer views point into
   std::shared_ptr<const ResultShape> shape_;
   std::shared_ptr<void> keep_alive_;
 };
@@ -202,15 +230,22 @@ class Result {
   int64_t rows_changed();
 
   // The next chunk, or nullopt when the result is exhausted. ReaderError when the connection was
-  // closed (Close() or fork) since the query ran.
+  // closed (Close() or fork) since the query ran. A streamed result raises the error DuckDB met
+  // while producing it, and Error when another statement ran on the connection meanwhile.
   std::optional<Chunk> Next();
+
+  // Marks a result DuckDB streams: `statement` is the connection's statement count when it
+  // started (ConnectionHandle::BeginStatement), `owner` what must outlive it (its statement).
+  void Streamed(uint64_t statement, std::shared_ptr<void> owner);
 
  private:
   void Release();
 
   std::shared_ptr<const ResultShape> shape_;
   std::shared_ptr<void> keep_alive_;
+  std::shared_ptr<void> owner_;  // released after result_
   std::unique_ptr<duckdb_result> result_;
+  std::optional<uint64_t> streamed_;
 };
 
 // FormatError "<file>: <what>.<column>: <problem>".

@@ -41,6 +41,7 @@ PreparedStatement::PreparedStatement(std::shared_ptr<ConnectionHandle> connectio
                                      std::string_view what)
     : connection_(std::move(connection)), keep_alive_(std::move(keep_alive)), what_(what) {
   connection_->CheckAlive(what_);
+  connection_->BeginStatement();
   std::string text(sql);
   duckdb_state state = duckdb_prepare(connection_->get(), text.c_str(), &statement_);
   if (state != DuckDBSuccess) {
@@ -140,6 +141,7 @@ void PreparedStatement::ClearBindings() { duckdb_clear_bindings(statement_); }
 
 Result PreparedStatement::Execute() {
   connection_->CheckAlive(what_);
+  connection_->BeginStatement();
   auto result = std::make_unique<duckdb_result>();
   if (duckdb_execute_prepared(statement_, result.get()) != DuckDBSuccess) {
     std::string message = duckdb_result_error(result.get());
@@ -149,6 +151,22 @@ Result PreparedStatement::Execute() {
   }
   // Wrap first so that the result is freed if the connection was closed meanwhile.
   Result out(connection_, keep_alive_, what_, std::move(result));
+  connection_->CheckAlive(what_);
+  return out;
+}
+
+Result PreparedStatement::ExecuteStreaming(std::shared_ptr<PreparedStatement> self) {
+  connection_->CheckAlive(what_);
+  const uint64_t statement = connection_->BeginStatement();
+  auto result = std::make_unique<duckdb_result>();
+  if (duckdb_execute_prepared_streaming(statement_, result.get()) != DuckDBSuccess) {
+    std::string message = duckdb_result_error(result.get());
+    duckdb_error_type type = duckdb_result_error_type(result.get());
+    duckdb_destroy_result(result.get());
+    connection_->ThrowError(what_, type, message);
+  }
+  Result out(connection_, keep_alive_, what_, std::move(result));
+  out.Streamed(statement, std::move(self));
   connection_->CheckAlive(what_);
   return out;
 }

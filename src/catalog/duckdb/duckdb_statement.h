@@ -41,6 +41,9 @@ class PreparedStatement {
 
   // Runs the statement with the current binds and returns its materialized result.
   Result Execute();
+  // Runs it with its result streamed (see Connection::Stream); the result keeps `self` (this
+  // statement) alive while it is read.
+  Result ExecuteStreaming(std::shared_ptr<PreparedStatement> self);
 
  private:
   void CheckBind(duckdb_state state, idx_t param);

@@ -15,4 +15,11 @@ ErrorSite CellSite(std::string_view table_column);
 // A JSON cell (metadata, provenance) parsed strictly (§12); FormatError at CellSite(table_column).
 Json ParseJsonCell(std::string_view text, std::string_view table_column);
 
+// Sets `object`'s metadata from a JSON cell. A model object's metadata starts as the empty object,
+// the usual cell, which is then left as it is (no parse, no allocation).
+template <class Object>
+void SetMetadataCell(Object& object, std::string_view text, std::string_view table_column) {
+  if (text != "{}") object.set_metadata(ParseJsonCell(text, table_column));
+}
+
 }  // namespace timef::catalog

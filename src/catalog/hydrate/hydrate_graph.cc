@@ -94,7 +94,9 @@ RowStream HydrateGraph::Run(KeyedQuery query, const std::vector<int64_t>& keys,
                             std::string_view every_key) {
   if (every_key.empty()) return RunKeyed(*connection_, cache_, query, keys);
   query.domain = every_key;
-  return RowStream(connection_->Query(query.WholeSql(), query.what));
+  // Streamed: a whole task table is read once, in order, with no other statement in between;
+  // materializing it first was a third of its query (issue 37).
+  return RowStream(connection_->Stream(query.WholeSql(), query.what));
 }
 
 std::shared_ptr<model::Signal> HydrateGraph::Signal(int64_t key) const {
@@ -154,7 +156,7 @@ void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys,
         if (!span_start.IsNull(row)) {
           record->set_time_span(model::TimeInterval{span_start.Get(row), span_end.Get(row)});
         }
-        record->set_metadata(ParseJsonCell(metadata.Get(row), "records.metadata"));
+        SetMetadataCell(*record, metadata.Get(row), "records.metadata");
         if (!alias.IsNull(row)) {
           record->set_import_marker(
               model::ImportMarker{std::string(alias.Get(row)), parent_id.Get(row)});
@@ -187,7 +189,7 @@ void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys,
       auto metadata = chunk->Varchar(4);
       for (idx_t row = 0; row < chunk->size(); ++row) {
         auto source = std::make_shared<model::Source>(std::string(name.Get(row)));
-        source->set_metadata(ParseJsonCell(metadata.Get(row), "sources.metadata"));
+        SetMetadataCell(*source, metadata.Get(row), "sources.metadata");
         objects_[key.Get(row)] = source.get();
         object_keys.push_back(key.Get(row));
         sources_[key.Get(row)] = std::move(source);
@@ -264,7 +266,7 @@ void HydrateGraph::LoadRecords(const std::vector<int64_t>& record_keys,
                                                       axis, c.Int64(14).Get(row));
         signal->set_id(c.Int64(1).Get(row));
         signal->set_read_from_dataset(dataset_->dataset_id());
-        signal->set_metadata(ParseJsonCell(c.Varchar(15).Get(row), "signals.metadata"));
+        SetMetadataCell(*signal, c.Varchar(15).Get(row), "signals.metadata");
         if (auto label = c.Varchar(16).Optional(row)) signal->set_source_id(std::string(*label));
         if (auto alias = c.Varchar(29).Optional(row)) {
           signal->set_import_marker(model::ImportMarker{std::string(*alias), c.Int64(30).Get(row)});
@@ -349,7 +351,10 @@ std::shared_ptr<model::Annotation> MakeOccurrence(
     occurrence->set_provenance(ParseJsonCell(*provenance, std::string(table) + ".provenance"));
   }
   occurrence->set_confidence(c.Double(6).Optional(row));
-  occurrence->set_metadata(ParseJsonCell(c.Varchar(7).Get(row), std::string(table) + ".metadata"));
+  if (c.Varchar(7).Get(row) != "{}") {
+    occurrence->set_metadata(
+        ParseJsonCell(c.Varchar(7).Get(row), std::string(table) + ".metadata"));
+  }
   if (auto alias = c.Varchar(8).Optional(row)) occurrence->set_inherited_from(std::string(*alias));
   return occurrence;
 }
@@ -374,18 +379,22 @@ void HydrateGraph::LoadOccurrences(const std::vector<int64_t>& object_keys,
     for (idx_t row = 0; row < chunk->size(); ++row) {
       auto occurrence = MakeOccurrence(kOccurrences, *chunk, row, Content(*chunk, row, 9, values));
       const int64_t object = chunk->Int64(1).Get(row);
-      model::Annotatable* target = object == dataset_key_
-                                       ? static_cast<model::Annotatable*>(dataset_.get())
-                                       : objects_.at(object);
+      model::Annotatable* target = nullptr;
+      if (object == dataset_key_) {
+        target = dataset_.get();
+      } else if (auto task = tasks_.find(object); task != tasks_.end()) {
+        target = task->second.get();
+        task_occurrences_.push_back(chunk->Int64(0).Get(row));
+      } else {
+        target = objects_.at(object);
+      }
       target->AddAnnotation(occurrence);
-      if (tasks_.contains(object)) task_occurrences_.push_back(chunk->Int64(0).Get(row));
       occurrences_[chunk->Int64(0).Get(row)] = std::move(occurrence);
     }
   }
 }
 
 void HydrateGraph::ForgetTasks() {
-  for (const auto& [key, task] : tasks_) objects_.erase(key);
   tasks_.clear();
   for (int64_t key : task_occurrences_) occurrences_.erase(key);
   task_occurrences_.clear();

@@ -39,7 +39,10 @@ class HydrateGraph {
   void AdoptRecords(const std::vector<std::shared_ptr<model::Record>>& records);
   // Builds the tasks of `task_keys` plus every task they reach through from_tasks or annotation
   // references, the records those tasks reference, registered and dataset annotations.
-  void LoadTasks(const std::vector<int64_t>& task_keys);
+  // `key_relation`, when given, is a SELECT of exactly `task_keys` as column k: when nothing has
+  // been built yet and the keys' closure is the set itself, each task query joins it instead of a
+  // bound list of the keys.
+  void LoadTasks(const std::vector<int64_t>& task_keys, std::string_view key_relation = {});
   // Drops the tasks built so far (and their occurrences), keeping records, registered and dataset
   // annotations: the next LoadTasks builds its tasks afresh and reuses the records.
   void ForgetTasks();
@@ -71,7 +74,7 @@ class HydrateGraph {
   RowStream Run(std::string_view sql, const std::vector<int64_t>& keys, std::string_view what,
                 std::string_view every_key = {});
   // A record query: from the cache when there is one and the result fits; with `every_key` (as
-  // above) always as SQL.
+  // above) always as SQL, its result streamed (no other statement may run until it is read).
   RowStream Run(KeyedQuery query, const std::vector<int64_t>& keys,
                 std::string_view every_key = {});
   // Each Load* below hands what it meets in files to `values`.
@@ -101,6 +104,7 @@ class HydrateGraph {
   std::unordered_map<int64_t, std::shared_ptr<model::Source>> sources_;
   std::unordered_map<int64_t, std::shared_ptr<model::Signal>> signals_;
   std::unordered_map<int64_t, std::shared_ptr<model::Task>> tasks_;
+  // Records, sources and signals by key (tasks are found in tasks_).
   std::unordered_map<int64_t, model::Annotatable*> objects_;
   std::unordered_map<int64_t, std::shared_ptr<const model::TimeAxis>> axes_;
   std::map<std::string, std::shared_ptr<const model::Spec>> specs_;

@@ -1,7 +1,10 @@
 // HydrateGraph::LoadTasks: the task half of the graph.
 #include <algorithm>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <unordered_set>
+#include <utility>
 
 #include "catalog/duckdb/duckdb_result.h"
 #include "catalog/hydrate/cell_site.h"
@@ -53,14 +56,25 @@ struct TargetRow {
   int64_t span_start = 0;
   std::optional<int64_t> span_end;
   std::vector<int64_t> signal_keys;
+  int64_t position = 0;
 };
 
 // A task_record_refs or task_annotation_refs row (first = inputs / input_annotations).
 struct RefRow {
   int64_t task_key;
   bool first;
+  int64_t position;
   int64_t key;
 };
+
+// Rows in `key` order. The queries read their tables without ORDER BY (sorting every wide row
+// cost DuckDB more than building the tasks from them, issue 37); the rows usually come in the
+// order they were written, which is this order already, so the check is all that runs.
+template <class Row, class Key>
+void SortBy(std::vector<Row>& rows, Key key) {
+  auto less = [&key](const Row& a, const Row& b) { return key(a) < key(b); };
+  if (!std::is_sorted(rows.begin(), rows.end(), less)) std::sort(rows.begin(), rows.end(), less);
+}
 
 // A task's scope without its signals, which are resolved once the records are built.
 struct PendingScope {
@@ -99,18 +113,33 @@ model::ScopedSpan SpanOf(model::SpanKind kind, int64_t start, std::optional<int6
 
 }  // namespace
 
-void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
+void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys, std::string_view key_relation) {
   if (task_keys.empty()) return;
   // Every task of the release (ReadTasks, ReadDataset): its closure is itself, and each query below
-  // joins the tasks table instead of a bound list of every key. Binding 200,000 keys six times was
-  // a third of ReadTasks (issue 14); a count is worth asking only for a long list.
+  // reads the task tables whole instead of joining a bound list of every key. Binding 200,000 keys
+  // six times was a third of ReadTasks (issue 14); a count is worth asking only for a long list.
+  // A caller's `key_relation` (an IterTasks round: a range of task IDs) stands in for the list
+  // the same way when its closure adds no task (issue 37).
   constexpr size_t kLongKeyList = 4096;
-  const bool every_task =
-      tasks_.empty() && task_keys.size() >= kLongKeyList &&
-      static_cast<int64_t>(task_keys.size()) ==
-          Keys(RowStream(connection_->Query("SELECT count(*) FROM tasks", "tasks"))).front();
+  const auto size = static_cast<int64_t>(task_keys.size());
+  bool every_task = false;
+  std::string_view relation;
+  if (tasks_.empty() && task_keys.size() >= kLongKeyList) {
+    every_task =
+        size == Keys(RowStream(connection_->Query("SELECT count(*) FROM tasks", "tasks"))).front();
+    if (every_task) {
+      relation = kEveryTask;
+    } else if (!key_relation.empty() &&
+               size == Keys(Run(std::string(kClosure) + "SELECT count(*) FROM closure", task_keys,
+                                "task_dependencies", key_relation))
+                           .front()) {
+      relation = key_relation;
+    }
+  }
+  // Every key of `keys` is requested (no from_tasks parent outside them).
+  const bool closed = !relation.empty();
   std::vector<int64_t> keys;
-  if (every_task) {
+  if (closed) {
     keys = task_keys;
     std::sort(keys.begin(), keys.end());
   } else {
@@ -121,16 +150,19 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
   }
   if (keys.empty()) return;
   auto run = [&](std::string_view sql, std::string_view what) {
-    return Run(sql, keys, what, every_task ? kEveryTask : std::string_view());
+    return Run(sql, keys, what, relation);
   };
+  // The join that limits a task table `t` to the keys: none when every task is read.
+  const std::string join_keys = every_task ? " " : " JOIN {keys} q ON t.task_key = q.k ";
+  tasks_.reserve(tasks_.size() + keys.size());
 
   // The requested tasks and what they reference are resolved by `requested_` (the read's load
   // plan); tasks built only as from_tasks parents, and what only they reach, by `parents_only_`.
   // Per group: [0] = reached from a requested task, [1] = reached only through parents.
-  // (With every task requested there is no second group, and no set to build.)
+  // (With every key requested there is no second group, and no set to build.)
   std::unordered_set<int64_t> requested;
-  if (!every_task) requested.insert(task_keys.begin(), task_keys.end());
-  auto group = [&](int64_t task_key) { return every_task || requested.contains(task_key) ? 0 : 1; };
+  if (!closed) requested.insert(task_keys.begin(), task_keys.end());
+  auto group = [&](int64_t task_key) { return closed || requested.contains(task_key) ? 0 : 1; };
   const ValueResolver* const resolver_of[2] = {&requested_, &parents_only_};
 
   // Rows first: they name the records, signals and occurrences to build, so that the records are
@@ -143,18 +175,17 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
   {
     constexpr idx_t kPrompt = 21;  // first joined text_payloads column of the prompt
     constexpr idx_t kRationale = kPrompt + kPackedColumnCount;
-    RowStream r = run(
-        "SELECT t.task_key, t.task_id, t.task_type, t.prompt, t.prompt_text_key, "
-        "t.input_modalities, t.split, t.scope_type, t.scope_start, t.scope_end, "
-        "t.scope_signal_keys, t.has_inline_targets, t.target_schema, t.unit, t.target_name, "
-        "t.mode, t.rationale, t.rationale_text_key, t.metadata, i.parent_alias, "
-        "i.parent_task_id, " +
-            PackedColumns("pp") + ", " + PackedColumns("pr") +
-            " FROM tasks t JOIN {keys} q ON t.task_key = q.k "
-            "LEFT JOIN imported_tasks i ON i.task_id = t.task_id "
-            "LEFT JOIN text_payloads pp ON pp.text_key = t.prompt_text_key "
-            "LEFT JOIN text_payloads pr ON pr.text_key = t.rationale_text_key ORDER BY t.task_id",
-        "tasks");
+    RowStream r =
+        run("SELECT t.task_key, t.task_id, t.task_type, t.prompt, t.prompt_text_key, "
+            "t.input_modalities, t.split, t.scope_type, t.scope_start, t.scope_end, "
+            "t.scope_signal_keys, t.has_inline_targets, t.target_schema, t.unit, t.target_name, "
+            "t.mode, t.rationale, t.rationale_text_key, t.metadata, i.parent_alias, "
+            "i.parent_task_id, " +
+                PackedColumns("pp") + ", " + PackedColumns("pr") + " FROM tasks t" + join_keys +
+                "LEFT JOIN imported_tasks i ON i.task_id = t.task_id "
+                "LEFT JOIN text_payloads pp ON pp.text_key = t.prompt_text_key "
+                "LEFT JOIN text_payloads pr ON pr.text_key = t.rationale_text_key",
+            "tasks");
     while (std::optional<Chunk> chunk = r.Next()) {
       const Chunk& c = *chunk;
       auto task_key = c.Int64(0);
@@ -222,11 +253,10 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
           task->set_rationale(
               PackedTextAt(c, row, 17, kRationale, values, {"tasks", "rationale_text_key"}));
         }
-        task->set_metadata(ParseJsonCell(metadata.Get(row), "tasks.metadata"));
+        SetMetadataCell(*task, metadata.Get(row), "tasks.metadata");
         if (auto v = alias.Optional(row)) {
           task->set_import_marker(model::ImportMarker{std::string(*v), parent_id.Get(row)});
         }
-        objects_[key] = task.get();
         tasks_[key] = std::move(task);
       }
     }
@@ -237,10 +267,8 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
         "SELECT t.task_key, t.target_kind, t.text_value, t.text_value_text_key, t.integer_value, "
         "t.float_value, t.boolean_value, t.record_key, t.signal_key, t.span_start, t.span_end, "
         "t.signal_keys, " +
-            PackedColumns("p") +
-            " FROM task_targets t JOIN {keys} q ON t.task_key = q.k "
-            "LEFT JOIN text_payloads p ON p.text_key = t.text_value_text_key "
-            "ORDER BY t.task_key, t.position",
+            PackedColumns("p") + ", t.position FROM task_targets t" + join_keys +
+            "LEFT JOIN text_payloads p ON p.text_key = t.text_value_text_key",
         "task_targets");
     while (std::optional<Chunk> chunk = r.Next()) {
       const Chunk& c = *chunk;
@@ -248,6 +276,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
         std::string_view kind_text = c.Varchar(1).Get(row);
         TargetRow t;
         t.task_key = c.Int64(0).Get(row);
+        t.position = c.Int64(18).Get(row);
         const int g = group(t.task_key);
         t.kind =
             ParsedCell(model::ParseTargetKind(kind_text), "task_targets.target_kind", kind_text);
@@ -286,37 +315,45 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
         target_rows.push_back(std::move(t));
       }
     }
+    SortBy(target_rows, [](const TargetRow& t) { return std::pair(t.task_key, t.position); });
   }
   std::vector<RefRow> record_refs;
   {
-    RowStream r =
-        run("SELECT t.task_key, t.field, t.record_key FROM task_record_refs t "
-            "JOIN {keys} q ON t.task_key = q.k ORDER BY t.task_key, t.field, t.position",
-            "task_record_refs");
+    RowStream r = run(
+        "SELECT t.task_key, t.field, t.record_key, t.position FROM task_record_refs t" + join_keys,
+        "task_record_refs");
     while (std::optional<Chunk> chunk = r.Next()) {
       auto task_key = chunk->Int64(0);
       auto field = chunk->Varchar(1);
       auto record_key = chunk->Int64(2);
+      auto position = chunk->Int64(3);
       for (idx_t row = 0; row < chunk->size(); ++row) {
-        record_refs.push_back({task_key.Get(row), field.Get(row) == "inputs", record_key.Get(row)});
+        record_refs.push_back({task_key.Get(row), field.Get(row) == "inputs", position.Get(row),
+                               record_key.Get(row)});
         record_keys[group(task_key.Get(row))].push_back(record_key.Get(row));
       }
     }
+    // Each field's list in position order (the two fields are separate lists).
+    SortBy(record_refs,
+           [](const RefRow& r) { return std::tuple(r.task_key, r.first, r.position); });
   }
   std::vector<RefRow> annotation_refs;
   {
     RowStream r =
-        run("SELECT t.task_key, t.field, t.occurrence_key FROM task_annotation_refs t "
-            "JOIN {keys} q ON t.task_key = q.k ORDER BY t.task_key, t.field, t.position",
+        run("SELECT t.task_key, t.field, t.occurrence_key, t.position FROM task_annotation_refs "
+            "t" +
+                join_keys,
             "task_annotation_refs");
     while (std::optional<Chunk> chunk = r.Next()) {
       for (idx_t row = 0; row < chunk->size(); ++row) {
         annotation_refs.push_back({chunk->Int64(0).Get(row),
                                    chunk->Varchar(1).Get(row) == "input_annotations",
-                                   chunk->Int64(2).Get(row)});
+                                   chunk->Int64(3).Get(row), chunk->Int64(2).Get(row)});
         occurrence_keys[group(chunk->Int64(0).Get(row))].push_back(chunk->Int64(2).Get(row));
       }
     }
+    SortBy(annotation_refs,
+           [](const RefRow& r) { return std::tuple(r.task_key, r.first, r.position); });
   }
 
   // The records each group needs: referenced directly, or holding a referenced signal or
@@ -344,7 +381,7 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
   // What a requested task reaches is built first, so an object both groups use is resolved by
   // `requested_`.
   // With every task requested, group 0 is every task and group 1 is empty.
-  LoadOccurrences(task_groups[0], requested_, every_task ? kEveryTask : std::string_view());
+  LoadOccurrences(task_groups[0], requested_, relation);
   LoadRecords(record_keys[0], requested_);
   LoadDatasetAnnotations();
   LoadRegistered();
@@ -357,9 +394,15 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
     for (int64_t key : scope.signal_keys) scope.span.signals.push_back(Signal(key));
     tasks_.at(scope.task_key)->set_scope(std::move(scope.span));
   }
-  {
-    std::unordered_map<int64_t, std::vector<model::TaskTarget>> targets;  // inline answers
-    for (TargetRow& t : target_rows) {
+  // Inline answers: target_rows are in (task_key, position) order, one run per task.
+  for (size_t begin = 0; begin < target_rows.size();) {
+    const int64_t task_key = target_rows[begin].task_key;
+    size_t end = begin;
+    while (end < target_rows.size() && target_rows[end].task_key == task_key) ++end;
+    std::vector<model::TaskTarget> targets;
+    targets.reserve(end - begin);
+    for (; begin < end; ++begin) {
+      TargetRow& t = target_rows[begin];
       std::optional<model::TaskTarget> target;
       switch (t.kind) {
         case model::TargetKind::kText:
@@ -388,9 +431,9 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
           target = model::TaskTarget::OfSpan(std::move(span));
         }
       }
-      targets[t.task_key].push_back(std::move(*target));
+      targets.push_back(std::move(*target));
     }
-    for (auto& [key, list] : targets) tasks_.at(key)->set_targets(std::move(list));
+    tasks_.at(task_key)->set_targets(std::move(targets));
   }
   for (const RefRow& ref : record_refs) {
     model::Task& task = *tasks_.at(ref.task_key);
@@ -414,14 +457,24 @@ void HydrateGraph::LoadTasks(const std::vector<int64_t>& task_keys) {
     }
   }
   {
+    struct Dependency {
+      int64_t task_key;
+      int64_t position;
+      int64_t parent_key;
+    };
+    std::vector<Dependency> dependencies;
     RowStream r =
-        run("SELECT t.task_key, t.parent_task_key FROM task_dependencies t "
-            "JOIN {keys} q ON t.task_key = q.k ORDER BY t.task_key, t.position",
+        run("SELECT t.task_key, t.parent_task_key, t.position FROM task_dependencies t" + join_keys,
             "task_dependencies");
     while (std::optional<Chunk> chunk = r.Next()) {
       for (idx_t row = 0; row < chunk->size(); ++row) {
-        tasks_.at(chunk->Int64(0).Get(row))->AddFromTask(tasks_.at(chunk->Int64(1).Get(row)));
+        dependencies.push_back(
+            {chunk->Int64(0).Get(row), chunk->Int64(2).Get(row), chunk->Int64(1).Get(row)});
       }
+    }
+    SortBy(dependencies, [](const Dependency& d) { return std::pair(d.task_key, d.position); });
+    for (const Dependency& d : dependencies) {
+      tasks_.at(d.task_key)->AddFromTask(tasks_.at(d.parent_key));
     }
   }
 }

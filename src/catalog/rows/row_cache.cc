@@ -64,10 +64,9 @@ Chunk CachedRows::Select(std::span<const int64_t> keys) const {
   }
   std::sort(rows.begin(), rows.end());
   rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
-  const Chunk all = All();
-  RowsBuilder builder(shape_);
-  for (uint32_t row : rows) builder.Append(all, row);
-  return builder.Finish();
+  // A view of the held rows: copying them into a new Chunk was half of a cached record batch
+  // (issue 37).
+  return Chunk(rows_, shape_, std::move(rows));
 }
 
 std::optional<Chunk> RowStream::Next() {

@@ -44,7 +44,7 @@ class CachedRows {
   CachedRows(std::shared_ptr<const OwnedRows> rows, std::shared_ptr<const ResultShape> shape,
              int key_column);
   // The rows whose key is one of `keys`, in result order (so a query's ORDER BY holds), each row
-  // once however often its key is listed.
+  // once however often its key is listed: a view of the held rows (they stay alive with it).
   Chunk Select(std::span<const int64_t> keys) const;
   // Every row.
   Chunk All() const;
