@@ -139,16 +139,23 @@ PreparedStatement& PreparedStatement::BindVarcharList(idx_t param,
 
 void PreparedStatement::ClearBindings() { duckdb_clear_bindings(statement_); }
 
-Result PreparedStatement::Execute() {
-  connection_->CheckAlive(what_);
-  connection_->BeginStatement();
+std::unique_ptr<duckdb_result> PreparedStatement::Run(bool streaming) {
   auto result = std::make_unique<duckdb_result>();
-  if (duckdb_execute_prepared(statement_, result.get()) != DuckDBSuccess) {
+  const duckdb_state state = streaming ? duckdb_execute_prepared_streaming(statement_, result.get())
+                                       : duckdb_execute_prepared(statement_, result.get());
+  if (state != DuckDBSuccess) {
     std::string message = duckdb_result_error(result.get());
     duckdb_error_type type = duckdb_result_error_type(result.get());
     duckdb_destroy_result(result.get());
     connection_->ThrowError(what_, type, message);
   }
+  return result;
+}
+
+Result PreparedStatement::Execute() {
+  connection_->CheckAlive(what_);
+  connection_->BeginStatement();
+  auto result = Run(/*streaming=*/false);
   // Wrap first so that the result is freed if the connection was closed meanwhile.
   Result out(connection_, keep_alive_, what_, std::move(result));
   connection_->CheckAlive(what_);
@@ -158,13 +165,7 @@ Result PreparedStatement::Execute() {
 Result PreparedStatement::ExecuteStreaming(std::shared_ptr<PreparedStatement> self) {
   connection_->CheckAlive(what_);
   const uint64_t statement = connection_->BeginStatement();
-  auto result = std::make_unique<duckdb_result>();
-  if (duckdb_execute_prepared_streaming(statement_, result.get()) != DuckDBSuccess) {
-    std::string message = duckdb_result_error(result.get());
-    duckdb_error_type type = duckdb_result_error_type(result.get());
-    duckdb_destroy_result(result.get());
-    connection_->ThrowError(what_, type, message);
-  }
+  auto result = Run(/*streaming=*/true);
   Result out(connection_, keep_alive_, what_, std::move(result));
   out.Streamed(statement, std::move(self));
   connection_->CheckAlive(what_);

@@ -46,6 +46,9 @@ class PreparedStatement {
   Result ExecuteStreaming(std::shared_ptr<PreparedStatement> self);
 
  private:
+  // Runs the statement (streamed or materialized) and raises DuckDB's error through the
+  // connection, the failed result freed.
+  std::unique_ptr<duckdb_result> Run(bool streaming);
   void CheckBind(duckdb_state state, idx_t param);
   void Release();
 
