@@ -37,9 +37,12 @@ void FailIfAny(const Context& ctx, std::string_view invariant, std::string_view 
 
 // The probes of one invariant. Each probe's SQL returns one column that names an offending row (a
 // key, an ID or a short label); Run() raises "<invariant>: <count> <what> (e.g. a, b)" at `where`
-// for the first probe, in Add() order, that returns any row. (One UNION ALL statement per
-// invariant was tried: no faster, since the scans dominate, and it tripped an intermittent
-// DuckDB 1.4.4 internal error in window operators over empty inputs.)
+// for the first probe, in Add() order, that returns any row. A probe first asks for one row
+// (LIMIT 1); only a probe that finds one is run again for its examples (DISTINCT, ORDER BY) and its
+// count. Tried and dropped: one UNION ALL statement per invariant (no faster, and it tripped an
+// intermittent DuckDB 1.4.4 internal error in window operators over empty inputs), and one
+// statement of EXISTS (...) per batch (DuckDB's join-order search over the combined plan cost what
+// the saved statements did).
 class ProbeBatch {
  public:
   ProbeBatch(const Context& ctx, std::string_view invariant) : ctx_(ctx), invariant_(invariant) {}
