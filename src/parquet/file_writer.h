@@ -8,6 +8,9 @@
 //   ...
 //   writer.Close();                  // page index, footer, "PAR1"
 //
+// A row group may instead be staged and encoded apart, on another thread, in a RowGroupWriter
+// (below) and stored with WriteRowGroup: the same bytes as WriteColumn + FlushRowGroup.
+//
 // Layout: "PAR1", then per row group the column chunks in schema order (each an optional
 // dictionary page and data pages holding whole rows), then the ColumnIndex of every chunk, then
 // the OffsetIndex of every chunk, then the footer. Every page carries a CRC-32; every chunk has
