@@ -52,31 +52,24 @@ std::vector<PendingPage*> PagesOf(std::vector<EncodedChunk>& chunks) {
 
 }  // namespace
 
-FileWriter::FileWriter(OutputStream& out, std::vector<ColumnDescriptor> schema,
-                       WriterOptions options)
-    : out_(out),
-      schema_(std::move(schema)),
-      options_((ValidateWriterSetup(schema_, options), std::move(options))),
-      compressors_(options_.compression, options_.compression_level, options_.compression_threads),
-      key_values_(options_.key_value_metadata) {
+RowGroupWriter::RowGroupWriter(std::vector<ColumnDescriptor> schema, WriterOptions options)
+    : schema_(std::move(schema)), options_(std::move(options)) {
   columns_.reserve(schema_.size());
   for (std::size_t i = 0; i < schema_.size(); ++i) {
     const ColumnWriteOptions column_options =
         options_.columns.empty() ? ColumnWriteOptions{} : options_.columns[i];
     columns_.push_back(std::make_unique<ColumnChunkWriter>(schema_[i], column_options, options_));
   }
-  Writing(failed_, [&] { WriteText(out_, kMagic); });
-  stored_bytes_at_most_ = static_cast<std::int64_t>(out_.position());
 }
 
-FileWriter::~FileWriter() = default;
+RowGroupWriter::~RowGroupWriter() = default;
 
-void FileWriter::CheckUsable() const {
-  if (metadata_) throw std::logic_error("parquet writer: already closed");
+void RowGroupWriter::CheckUsable() const {
   if (failed_) throw std::logic_error("parquet writer: unusable after an earlier failure");
+  if (!encoded_.empty()) throw std::logic_error("parquet writer: the row group is encoded");
 }
 
-void FileWriter::WriteColumn(std::size_t column, const ColumnView& batch) {
+void RowGroupWriter::WriteColumn(std::size_t column, const ColumnView& batch) {
   CheckUsable();
   if (column >= columns_.size()) {
     throw WriterError(options_.name, "#" + std::to_string(column),
@@ -85,11 +78,11 @@ void FileWriter::WriteColumn(std::size_t column, const ColumnView& batch) {
   Recoverable(failed_, [&] { columns_[column]->Append(batch); });
 }
 
-std::int64_t FileWriter::pending_rows(std::size_t column) const {
+std::int64_t RowGroupWriter::pending_rows(std::size_t column) const {
   return columns_.at(column)->num_rows();
 }
 
-void FileWriter::FlushRowGroup() {
+void RowGroupWriter::Encode() {
   CheckUsable();
   const std::int64_t rows = columns_.front()->num_rows();
   bool any = false;
@@ -105,8 +98,65 @@ void FileWriter::FlushRowGroup() {
   std::vector<EncodedChunk> chunks;
   chunks.reserve(columns_.size());
   Writing(failed_, [&] {
-    for (auto& column : columns_) chunks.push_back(column->Encode(compressors_.codec()));
+    for (auto& column : columns_) chunks.push_back(column->Encode(options_.compression));
   });
+  encoded_ = std::move(chunks);
+  encoded_rows_ = rows;
+}
+
+FileWriter::FileWriter(OutputStream& out, std::vector<ColumnDescriptor> schema,
+                       WriterOptions options)
+    : out_(out),
+      schema_(std::move(schema)),
+      options_((ValidateWriterSetup(schema_, options), std::move(options))),
+      compressors_(options_.compression, options_.compression_level, options_.compression_threads),
+      open_(std::make_unique<RowGroupWriter>(schema_, options_)),
+      key_values_(options_.key_value_metadata) {
+  Writing(failed_, [&] { WriteText(out_, kMagic); });
+  stored_bytes_at_most_ = static_cast<std::int64_t>(out_.position());
+}
+
+FileWriter::~FileWriter() = default;
+
+void FileWriter::CheckUsable() const {
+  if (metadata_) throw std::logic_error("parquet writer: already closed");
+  if (failed_) throw std::logic_error("parquet writer: unusable after an earlier failure");
+}
+
+void FileWriter::WriteColumn(std::size_t column, const ColumnView& batch) {
+  CheckUsable();
+  Recoverable(failed_, [&] { open_->WriteColumn(column, batch); });
+}
+
+std::int64_t FileWriter::pending_rows(std::size_t column) const {
+  return open_->pending_rows(column);
+}
+
+void FileWriter::FlushRowGroup() {
+  CheckUsable();
+  Recoverable(failed_, [&] { open_->Encode(); });
+  if (open_->encoded_rows_ == 0) return;
+  StoreEncoded(std::exchange(open_->encoded_, {}), std::exchange(open_->encoded_rows_, 0));
+}
+
+void FileWriter::WriteRowGroup(RowGroupWriter& group) {
+  CheckUsable();
+  if (group.schema_.size() != schema_.size()) {
+    throw WriterError(options_.name, "",
+                      "a row group of " + std::to_string(group.schema_.size()) +
+                          " columns for a schema of " + std::to_string(schema_.size()));
+  }
+  for (std::size_t c = 0; c < schema_.size(); ++c) {
+    if (open_->pending_rows(c) != 0) {
+      throw WriterError(options_.name, schema_[c].name,
+                        "has rows of an open row group; flush it before writing another");
+    }
+  }
+  if (group.encoded_rows_ == 0) return;
+  StoreEncoded(std::exchange(group.encoded_, {}), std::exchange(group.encoded_rows_, 0));
+}
+
+void FileWriter::StoreEncoded(std::vector<EncodedChunk> chunks, std::int64_t rows) {
   // The previous row group was compressed while this one was staged and encoded.
   FinishStoring();
   ++num_row_groups_;
@@ -189,7 +239,7 @@ void FileWriter::AddKeyValue(std::string key, std::optional<std::string> value) 
 void FileWriter::WritePageIndex() {
   std::vector<std::byte> buffer;
   for (std::size_t g = 0; g < row_groups_.size(); ++g) {
-    for (std::size_t c = 0; c < columns_.size(); ++c) {
+    for (std::size_t c = 0; c < schema_.size(); ++c) {
       const auto& index = column_indexes_[g][c];
       if (!index) continue;
       buffer.clear();
@@ -201,7 +251,7 @@ void FileWriter::WritePageIndex() {
     }
   }
   for (std::size_t g = 0; g < row_groups_.size(); ++g) {
-    for (std::size_t c = 0; c < columns_.size(); ++c) {
+    for (std::size_t c = 0; c < schema_.size(); ++c) {
       buffer.clear();
       WriteThrift(offset_indexes_[g][c], buffer);
       ColumnChunk& chunk = row_groups_[g].columns[c];

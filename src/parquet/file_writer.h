@@ -8,6 +8,9 @@
 //   ...
 //   writer.Close();                  // page index, footer, "PAR1"
 //
+// A row group may instead be staged and encoded apart, on another thread, in a RowGroupWriter
+// (below) and stored with WriteRowGroup: the same bytes as WriteColumn + FlushRowGroup.
+//
 // Layout: "PAR1", then per row group the column chunks in schema order (each an optional
 // dictionary page and data pages holding whole rows), then the ColumnIndex of every chunk, then
 // the OffsetIndex of every chunk, then the footer. Every page carries a CRC-32; every chunk has
@@ -53,6 +56,46 @@ class ColumnChunkWriter;
 struct EncodedChunk;
 struct WrittenChunk;
 
+// One row group staged and encoded apart from any file: the WriteColumn calls a FileWriter takes,
+// then Encode(), then FileWriter::WriteRowGroup stores it. An encoded row group does not depend on
+// where it lands, so a caller may encode row groups on several threads and store them in order:
+// the file is byte-identical to one written with WriteColumn and FlushRowGroup (FileWriter itself
+// stages its open row group in one of these).
+//
+// Ownership: owns copies of the schema and options it was made with, which must be the storing
+// FileWriter's (WriteRowGroup checks the column count). Threads: not thread-safe; one thread at a
+// time may use it, and it may move between threads. Errors: a batch that does not fit its column
+// or unequal row counts throw timef::ValidationError and leave it as it was; any other failure of
+// Encode leaves it unusable (std::logic_error afterwards).
+class RowGroupWriter {
+ public:
+  RowGroupWriter(std::vector<ColumnDescriptor> schema, WriterOptions options);
+  ~RowGroupWriter();
+  RowGroupWriter(const RowGroupWriter&) = delete;
+  RowGroupWriter& operator=(const RowGroupWriter&) = delete;
+
+  // Appends the rows of `batch` to column `column`. Not after Encode().
+  void WriteColumn(std::size_t column, const ColumnView& batch);
+  // Rows column `column` has received.
+  std::int64_t pending_rows(std::size_t column) const;
+  // Encodes the staged rows into pages (not yet compressed) and leaves the columns empty again;
+  // a no-op when no column has rows. Throws ValidationError when the columns' row counts differ.
+  void Encode();
+  // Rows encoded by Encode() and not yet stored.
+  std::int64_t encoded_rows() const { return encoded_rows_; }
+
+ private:
+  friend class FileWriter;
+  void CheckUsable() const;
+
+  std::vector<ColumnDescriptor> schema_;
+  WriterOptions options_;
+  std::vector<std::unique_ptr<ColumnChunkWriter>> columns_;
+  std::vector<EncodedChunk> encoded_;
+  std::int64_t encoded_rows_ = 0;
+  bool failed_ = false;
+};
+
 class FileWriter {
  public:
   // Validates schema and options (timef::ValidationError), then writes the leading magic.
@@ -72,6 +115,10 @@ class FileWriter {
   // Writes the open row group (in the background with several threads, see above); a no-op when
   // no column has rows. Throws ValidationError when the columns' row counts differ.
   void FlushRowGroup();
+  // Writes a row group encoded apart (RowGroupWriter::Encode), as FlushRowGroup writes the open
+  // one, and leaves `group` empty; a no-op when it holds no encoded rows. The open row group must
+  // be empty. Throws ValidationError when `group` was made for another column count.
+  void WriteRowGroup(RowGroupWriter& group);
   // Row groups and rows flushed so far (stored or still in flight).
   std::int64_t num_row_groups() const { return num_row_groups_; }
   std::int64_t num_rows() const { return num_rows_; }
@@ -100,6 +147,8 @@ class FileWriter {
     CompressionJob job;
   };
 
+  // Compresses and writes an encoded row group (in the background with several threads).
+  void StoreEncoded(std::vector<EncodedChunk> chunks, std::int64_t rows);
   // Writes and records one encoded row group whose pages are compressed (on the background thread
   // when there is one).
   void StoreRowGroup(std::vector<EncodedChunk>& chunks, std::int64_t rows);
@@ -112,7 +161,7 @@ class FileWriter {
   std::vector<ColumnDescriptor> schema_;
   WriterOptions options_;
   PageCompressors compressors_;
-  std::vector<std::unique_ptr<ColumnChunkWriter>> columns_;
+  std::unique_ptr<RowGroupWriter> open_;  // the open row group
   std::vector<RowGroup> row_groups_;
   // Per row group and column, kept until Close writes them before the footer.
   std::vector<std::vector<std::optional<ColumnIndex>>> column_indexes_;

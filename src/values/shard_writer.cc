@@ -121,61 +121,28 @@ void ChunkToColumn(const model::Spec& spec, const model::ValueArray& values,
   }
 }
 
-ShardWriter::ShardWriter(const std::filesystem::path& release_dir, std::string value_path,
-                         std::shared_ptr<const model::Spec> spec, manifest::ValueEncoding encoding,
-                         const ValuesOptions& options)
-    : file_(release_dir / value_path),
-      value_path_(std::move(value_path)),
-      spec_(std::move(spec)),
-      out_(file_, parquet::FileOutputOptions{.fsync_on_close = true, .exclusive = true}) {
+parquet::WriterOptions ShardWriterOptions(const model::Spec& spec, manifest::ValueEncoding encoding,
+                                          const ValuesOptions& options, std::string name) {
   parquet::WriterOptions writer_options;
   writer_options.compression = options.compression;
   writer_options.compression_level = options.compression_level;
-  // With several threads, the row group's own background thread takes one of them (see the
-  // header); the Parquet writer compresses on the others.
-  pipelined_ = options.compression_threads > 1;
+  // With several threads, one of them encodes row groups ahead (ValuesSession); the Parquet writer
+  // compresses on the others.
   writer_options.compression_threads = std::max(1, options.compression_threads - 1);
   writer_options.data_page_target_bytes = options.data_page_target_bytes;
-  writer_options.columns = ShardColumnOptions(*spec_, encoding);
-  writer_options.key_value_metadata = {parquet::KeyValue{kSpecTypeKey, spec_->spec_type}};
-  writer_options.name = file_.string();
-  writer_ =
-      std::make_unique<parquet::FileWriter>(out_, ShardSchema(*spec_), std::move(writer_options));
+  writer_options.columns = ShardColumnOptions(spec, encoding);
+  writer_options.key_value_metadata = {parquet::KeyValue{kSpecTypeKey, spec.spec_type}};
+  writer_options.name = std::move(name);
+  return writer_options;
 }
 
-ShardWriter::~ShardWriter() = default;
+namespace {
 
-std::vector<ChunkLocator> ShardWriter::WriteRowGroup(std::deque<BufferedChunk> chunks) {
-  FinishStoring();
-  const std::int64_t row_group = row_groups_++;
-  std::vector<ChunkLocator> placements;
-  placements.reserve(chunks.size());
-  std::int64_t row = 0;
-  for (const BufferedChunk& chunk : chunks) {
-    placements.push_back(
-        ChunkLocator{std::nullopt, value_path_, row_group, row++, chunk.n_values()});
-  }
-  if (!pipelined_) {
-    Store(chunks);
-    return placements;
-  }
-  storing_ = std::jthread([this, chunks = std::move(chunks)]() mutable {
-    try {
-      Store(chunks);
-    } catch (...) {
-      store_failure_ = std::current_exception();
-    }
-  });
-  return placements;
-}
-
-void ShardWriter::FinishStoring() {
-  if (!storing_.joinable()) return;
-  storing_.join();
-  if (store_failure_) std::rethrow_exception(std::exchange(store_failure_, nullptr));
-}
-
-void ShardWriter::Store(std::deque<BufferedChunk>& chunks) {
+// Hands `chunks` (dropping each once staged) to `sink` (a FileWriter's open row group or a
+// RowGroupWriter) as one row group's columns.
+template <typename Sink>
+void StageChunks(const model::Spec& spec, std::deque<BufferedChunk> chunks,
+                 parquet::ColumnData& scratch, Sink& sink) {
   const auto rows = static_cast<std::int64_t>(chunks.size());
   KeyColumns keys;
   keys.signal_ids.reserve(chunks.size());
@@ -183,44 +150,94 @@ void ShardWriter::Store(std::deque<BufferedChunk>& chunks) {
   keys.signal.physical_type = parquet::Type::kByteArray;
   keys.spec_type.byte_offsets.push_back(0);
   keys.signal.byte_offsets.push_back(0);
-
   while (!chunks.empty()) {
     BufferedChunk chunk = std::move(chunks.front());
     chunks.pop_front();
-    ChunkToColumn(*spec_, chunk.values, scratch_);
-    writer_->WriteColumn(kValuesColumn, scratch_.View());
+    ChunkToColumn(spec, chunk.values, scratch);
+    sink.WriteColumn(kValuesColumn, scratch.View());
     keys.signal_ids.push_back(chunk.signal_id);
     keys.chunk_idx.push_back(chunk.chunk_idx);
     keys.n_values.push_back(static_cast<std::int32_t>(chunk.n_values()));
-    AppendText(spec_->spec_type, keys.spec_type);
+    AppendText(spec.spec_type, keys.spec_type);
     AppendText(*chunk.signal_name, keys.signal);
   }
   keys.spec_type.num_rows = rows;
   keys.signal.num_rows = rows;
-  writer_->WriteColumn(
-      kSignalIdColumn,
-      FixedView(parquet::Type::kInt64,
-                std::as_bytes(std::span<const std::int64_t>(keys.signal_ids)), rows));
-  writer_->WriteColumn(kSpecTypeColumn, keys.spec_type.View());
-  writer_->WriteColumn(kSignalColumn, keys.signal.View());
-  writer_->WriteColumn(
-      kChunkIdxColumn,
-      FixedView(parquet::Type::kInt32, std::as_bytes(std::span<const std::int32_t>(keys.chunk_idx)),
-                rows));
-  writer_->WriteColumn(
-      kNValuesColumn, FixedView(parquet::Type::kInt32,
-                                std::as_bytes(std::span<const std::int32_t>(keys.n_values)), rows));
+  sink.WriteColumn(kSignalIdColumn,
+                   FixedView(parquet::Type::kInt64,
+                             std::as_bytes(std::span<const std::int64_t>(keys.signal_ids)), rows));
+  sink.WriteColumn(kSpecTypeColumn, keys.spec_type.View());
+  sink.WriteColumn(kSignalColumn, keys.signal.View());
+  sink.WriteColumn(kChunkIdxColumn,
+                   FixedView(parquet::Type::kInt32,
+                             std::as_bytes(std::span<const std::int32_t>(keys.chunk_idx)), rows));
+  sink.WriteColumn(kNValuesColumn,
+                   FixedView(parquet::Type::kInt32,
+                             std::as_bytes(std::span<const std::int32_t>(keys.n_values)), rows));
+  scratch.Clear();
+}
+
+}  // namespace
+
+RowGroupStage::RowGroupStage(const model::Spec& spec, const parquet::WriterOptions& options)
+    : writer(ShardSchema(spec), options) {}
+
+void EncodeRowGroup(const model::Spec& spec, std::deque<BufferedChunk> chunks,
+                    RowGroupStage& stage) {
+  StageChunks(spec, std::move(chunks), stage.scratch, stage.writer);
+  stage.writer.Encode();
+}
+
+ShardWriter::ShardWriter(const std::filesystem::path& release_dir, std::string value_path,
+                         std::shared_ptr<const model::Spec> spec, manifest::ValueEncoding encoding,
+                         const ValuesOptions& options)
+    : file_(release_dir / value_path),
+      value_path_(std::move(value_path)),
+      spec_(std::move(spec)),
+      out_(file_, parquet::FileOutputOptions{.fsync_on_close = true, .exclusive = true}) {
+  writer_ = std::make_unique<parquet::FileWriter>(
+      out_, ShardSchema(*spec_), ShardWriterOptions(*spec_, encoding, options, file_.string()));
+}
+
+ShardWriter::~ShardWriter() = default;
+
+std::vector<ChunkLocator> ShardWriter::WriteRowGroup(std::deque<BufferedChunk> chunks) {
+  std::vector<std::int64_t> n_values;
+  n_values.reserve(chunks.size());
+  for (const BufferedChunk& chunk : chunks) n_values.push_back(chunk.n_values());
+  const std::int64_t row_group = writer_->num_row_groups();
+  StageChunks(*spec_, std::move(chunks), scratch_, *writer_);
   writer_->FlushRowGroup();
-  scratch_.Clear();
+  return Placements(row_group, n_values);
+}
+
+std::vector<ChunkLocator> ShardWriter::WriteRowGroup(parquet::RowGroupWriter& group,
+                                                     std::span<const std::int64_t> n_values) {
+  if (group.encoded_rows() != static_cast<std::int64_t>(n_values.size())) {
+    throw std::logic_error("values shard: a row group of " + std::to_string(group.encoded_rows()) +
+                           " rows placed as " + std::to_string(n_values.size()) + " chunks");
+  }
+  const std::int64_t row_group = writer_->num_row_groups();
+  writer_->WriteRowGroup(group);
+  return Placements(row_group, n_values);
+}
+
+std::vector<ChunkLocator> ShardWriter::Placements(std::int64_t row_group,
+                                                  std::span<const std::int64_t> n_values) const {
+  std::vector<ChunkLocator> placements;
+  placements.reserve(n_values.size());
+  std::int64_t row = 0;
+  for (const std::int64_t n : n_values) {
+    placements.push_back(ChunkLocator{std::nullopt, value_path_, row_group, row++, n});
+  }
+  return placements;
 }
 
 bool ShardWriter::ReachedBytes(std::int64_t target) {
-  FinishStoring();
   return writer_->StoredBytesAtMost() >= target && writer_->StoredBytes() >= target;
 }
 
 ShardInfo ShardWriter::Close() {
-  FinishStoring();
   const parquet::FileMetaData& footer = writer_->Close();
   out_.Close();
   ShardInfo info;

@@ -4,11 +4,10 @@
 
 #include <cstdint>
 #include <deque>
-#include <exception>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "parquet/column_data.h"
@@ -21,14 +20,10 @@
 
 namespace timef::values {
 
-// Threads: with options.compression_threads = 1 everything runs on the calling thread. With N > 1,
-// WriteRowGroup returns the placements at once and hands the row group to a background thread,
-// which turns the chunks into column batches, builds the dictionaries, encodes and compresses
-// (with N - 1 compression threads in the Parquet writer, so N threads work at a time) and writes
-// it, while the caller loads the next row group. One row group at most is in flight: the next
-// WriteRowGroup, ReachedBytes or Close waits for it first and rethrows its failure (the writer is
-// then unusable). The Parquet writer gets the same calls in the same order either way, so the file
-// is byte-identical for every thread count. The ShardWriter itself is not thread-safe.
+// Threads: the ShardWriter is not thread-safe. With options.compression_threads = N > 1 its Parquet
+// writer compresses and writes each row group in the background on N - 1 threads (FileWriter), and
+// row groups may be encoded apart, on other threads, by EncodeRowGroup, then written here in order:
+// the file is byte-identical for every thread count and either way of writing.
 class ShardWriter {
  public:
   // Creates `release_dir / value_path` (FileError naming it when it exists or cannot be made).
@@ -39,9 +34,13 @@ class ShardWriter {
   ShardWriter(const ShardWriter&) = delete;
   ShardWriter& operator=(const ShardWriter&) = delete;
 
-  // Writes `chunks` as the next row group, dropping each chunk once it is handed to the engine,
-  // and returns where each landed, in order (in the background with several threads, see above).
+  // Writes `chunks` as the next row group, encoded on the calling thread, dropping each chunk once
+  // it is handed to the engine, and returns where each landed, in order.
   std::vector<ChunkLocator> WriteRowGroup(std::deque<BufferedChunk> chunks);
+  // Writes a row group EncodeRowGroup encoded (with this shard's spec and encoding) as the next
+  // one; `n_values` are its chunks' value counts, in order. Returns where each landed.
+  std::vector<ChunkLocator> WriteRowGroup(parquet::RowGroupWriter& group,
+                                          std::span<const std::int64_t> n_values);
 
   // Whether the file holds at least `target` bytes with every row group written so far: waits for
   // a row group still compressing only when the bound of its size says it might matter, so the
@@ -52,23 +51,37 @@ class ShardWriter {
   ShardInfo Close();
 
  private:
-  // Hands the chunks to the Parquet writer and flushes them as one row group.
-  void Store(std::deque<BufferedChunk>& chunks);
-  // Waits for the row group in flight and rethrows its failure.
-  void FinishStoring();
+  // Where the chunks of row group `row_group` landed, given their value counts in order.
+  std::vector<ChunkLocator> Placements(std::int64_t row_group,
+                                       std::span<const std::int64_t> n_values) const;
 
   std::filesystem::path file_;
   std::string value_path_;
   std::shared_ptr<const model::Spec> spec_;
   parquet::FileOutputStream out_;
   std::unique_ptr<parquet::FileWriter> writer_;
-  parquet::ColumnData scratch_;       // one chunk's `values` batch, reused
-  bool pipelined_ = false;            // compression_threads > 1
-  std::int64_t row_groups_ = 0;       // handed to WriteRowGroup so far
-  std::exception_ptr store_failure_;  // set by the background thread, read after joining it
-  // Last member: destroyed (joined) first, while everything the thread touches still exists.
-  std::jthread storing_;
+  parquet::ColumnData scratch_;  // one chunk's `values` batch, reused
 };
+
+// The Parquet writer options of a values shard of `spec` stored with `encoding` (`name`: the file
+// errors name).
+parquet::WriterOptions ShardWriterOptions(const model::Spec& spec, manifest::ValueEncoding encoding,
+                                          const ValuesOptions& options, std::string name);
+
+// What encoding a row group apart takes, reused row group after row group: the Parquet row group
+// writer of a values shard of `spec` written with `options` (ShardWriterOptions), and the scratch
+// of one chunk's `values` batch. Not thread-safe; it may move between threads.
+struct RowGroupStage {
+  RowGroupStage(const model::Spec& spec, const parquet::WriterOptions& options);
+  parquet::RowGroupWriter writer;
+  parquet::ColumnData scratch;
+};
+
+// Stages `chunks` (dropping each once staged) into `stage` and encodes them as one row group, on
+// the calling thread, which may be any: it touches nothing but its arguments. Then
+// ShardWriter::WriteRowGroup(stage.writer, ...) writes it. Errors as parquet::RowGroupWriter's.
+void EncodeRowGroup(const model::Spec& spec, std::deque<BufferedChunk> chunks,
+                    RowGroupStage& stage);
 
 // The `values` column batch of one chunk: one list row of the chunk's values in the shard's
 // physical representation (small ints widened to INT32, uint as bit pattern, enum codes as labels).

@@ -2,9 +2,12 @@
 // and a mix of column shapes, a file written with compression_threads = 2, 3 or 8 is
 // byte-identical to the one written on the calling thread alone, and it reads back. With several
 // threads a row group is stored in the background: its size bound holds, and a failure there
-// reaches the caller at the next call that waits for it.
+// reaches the caller at the next call that waits for it. Row groups encoded apart
+// (RowGroupWriter), on threads of their own, and written in order give the same bytes too.
 #include <gtest/gtest.h>
 
+#include <future>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -139,6 +142,88 @@ TEST(WriterThreadsTest, CloseWaitsForTheRowGroupInFlightAndReportsItsFailure) {
   writer.FlushRowGroup();
   EXPECT_THROW(writer.Close(), std::runtime_error);
   EXPECT_FALSE(writer.closed());
+}
+
+// Every row group staged and encoded on a thread of its own, all at once, then written in order.
+std::vector<std::byte> WriteEncodedApart(const std::vector<ColumnDescriptor>& schema,
+                                         const std::vector<std::vector<Rows>>& groups,
+                                         const WriterOptions& options) {
+  std::vector<std::future<std::unique_ptr<RowGroupWriter>>> encoding;
+  for (const auto& group : groups) {
+    encoding.push_back(std::async(std::launch::async, [&schema, &options, &group] {
+      auto writer = std::make_unique<RowGroupWriter>(schema, options);
+      for (std::size_t c = 0; c < schema.size(); ++c) {
+        const ColumnData data = ToColumnData(schema[c], group[c], schema[c].is_list ? 2 : 0);
+        writer->WriteColumn(c, data.View());
+      }
+      writer->Encode();
+      return writer;
+    }));
+  }
+  MemoryOutputStream out;
+  FileWriter writer(out, schema, options);
+  for (auto& pending : encoding) {
+    std::unique_ptr<RowGroupWriter> group = pending.get();
+    EXPECT_EQ(group->encoded_rows(), 6000);
+    writer.WriteRowGroup(*group);
+    EXPECT_EQ(group->encoded_rows(), 0);
+  }
+  writer.Close();
+  return out.Release();
+}
+
+TEST(WriterThreadsTest, RowGroupsEncodedApartWriteTheSameBytes) {
+  const auto schema = Schema();
+  const auto groups = RowGroups(schema);
+  for (const CompressionCodec codec : {CompressionCodec::kZstd, CompressionCodec::kUncompressed}) {
+    for (const int threads : {1, 3}) {
+      WriterOptions options;
+      options.compression = codec;
+      options.compression_level = codec == CompressionCodec::kZstd ? 3 : 0;
+      options.compression_threads = threads;
+      options.data_page_target_bytes = 2048;
+      options.columns = {ColumnWriteOptions{Encoding::kByteStreamSplit},
+                         ColumnWriteOptions{Encoding::kRleDictionary},
+                         ColumnWriteOptions{Encoding::kDeltaBinaryPacked},
+                         ColumnWriteOptions{Encoding::kRleDictionary},
+                         ColumnWriteOptions{Encoding::kPlain}};
+      EXPECT_EQ(WriteEncodedApart(schema, groups, options), WriteFile(schema, groups, options))
+          << ToString(codec) << ", " << threads << " threads";
+    }
+  }
+}
+
+TEST(WriterThreadsTest, ARowGroupEncodedApartMustFitTheFile) {
+  const auto schema = Schema();
+  const auto groups = RowGroups(schema);
+  WriterOptions options;
+  MemoryOutputStream out;
+  FileWriter writer(out, schema, options);
+  // Another column count.
+  std::vector<ColumnDescriptor> fewer(schema.begin(), schema.end() - 1);
+  RowGroupWriter narrow(fewer, options);
+  for (std::size_t c = 0; c < fewer.size(); ++c) {
+    narrow.WriteColumn(c, ToColumnData(fewer[c], groups[0][c], fewer[c].is_list ? 2 : 0).View());
+  }
+  narrow.Encode();
+  EXPECT_THROW(writer.WriteRowGroup(narrow), ValidationError);
+  // Unequal row counts are refused by Encode, which leaves the group as it was.
+  RowGroupWriter uneven(schema, options);
+  uneven.WriteColumn(0, ToColumnData(schema[0], groups[0][0], 0).View());
+  EXPECT_THROW(uneven.Encode(), ValidationError);
+  EXPECT_EQ(uneven.pending_rows(0), 6000);
+  // The file's own open row group must be empty.
+  RowGroupWriter whole(schema, options);
+  for (std::size_t c = 0; c < schema.size(); ++c) {
+    whole.WriteColumn(c, ToColumnData(schema[c], groups[1][c], schema[c].is_list ? 2 : 0).View());
+  }
+  whole.Encode();
+  EXPECT_THROW(whole.WriteColumn(0, ToColumnData(schema[0], groups[1][0], 0).View()),
+               std::logic_error);
+  writer.WriteColumn(0, ToColumnData(schema[0], groups[0][0], 0).View());
+  EXPECT_THROW(writer.WriteRowGroup(whole), ValidationError);
+  EXPECT_EQ(whole.encoded_rows(), 6000);  // still there
+  EXPECT_EQ(writer.num_row_groups(), 0);
 }
 
 TEST(WriterThreadsTest, ThreadCountOutsideItsRangeIsRefused) {
