@@ -201,11 +201,10 @@ ShardWriter::ShardWriter(const std::filesystem::path& release_dir, std::string v
 
 ShardWriter::~ShardWriter() = default;
 
-std::vector<ChunkLocator> ShardWriter::WriteRowGroup(std::deque<BufferedChunk> chunks) {
-  std::vector<std::int64_t> n_values;
-  n_values.reserve(chunks.size());
-  for (const BufferedChunk& chunk : chunks) n_values.push_back(chunk.n_values());
+std::vector<ChunkLocator> ShardWriter::WriteRowGroup(std::deque<BufferedChunk> chunks,
+                                                     std::span<const std::int64_t> n_values) {
   const std::int64_t row_group = writer_->num_row_groups();
+  CheckPlacements(static_cast<std::int64_t>(chunks.size()), n_values);
   StageChunks(*spec_, std::move(chunks), scratch_, *writer_);
   writer_->FlushRowGroup();
   return Placements(row_group, n_values);
@@ -213,13 +212,17 @@ std::vector<ChunkLocator> ShardWriter::WriteRowGroup(std::deque<BufferedChunk> c
 
 std::vector<ChunkLocator> ShardWriter::WriteRowGroup(parquet::RowGroupWriter& group,
                                                      std::span<const std::int64_t> n_values) {
-  if (group.encoded_rows() != static_cast<std::int64_t>(n_values.size())) {
-    throw std::logic_error("values shard: a row group of " + std::to_string(group.encoded_rows()) +
-                           " rows placed as " + std::to_string(n_values.size()) + " chunks");
-  }
   const std::int64_t row_group = writer_->num_row_groups();
+  CheckPlacements(group.encoded_rows(), n_values);
   writer_->WriteRowGroup(group);
   return Placements(row_group, n_values);
+}
+
+void ShardWriter::CheckPlacements(std::int64_t rows, std::span<const std::int64_t> n_values) {
+  if (rows != static_cast<std::int64_t>(n_values.size())) {
+    throw std::logic_error("values shard: a row group of " + std::to_string(rows) +
+                           " rows placed as " + std::to_string(n_values.size()) + " chunks");
+  }
 }
 
 std::vector<ChunkLocator> ShardWriter::Placements(std::int64_t row_group,

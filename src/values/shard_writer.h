@@ -35,8 +35,10 @@ class ShardWriter {
   ShardWriter& operator=(const ShardWriter&) = delete;
 
   // Writes `chunks` as the next row group, encoded on the calling thread, dropping each chunk once
-  // it is handed to the engine, and returns where each landed, in order.
-  std::vector<ChunkLocator> WriteRowGroup(std::deque<BufferedChunk> chunks);
+  // it is handed to the engine, and returns where each landed, in order; `n_values` are the
+  // chunks' value counts, in order (the caller has them; std::logic_error when they do not match).
+  std::vector<ChunkLocator> WriteRowGroup(std::deque<BufferedChunk> chunks,
+                                          std::span<const std::int64_t> n_values);
   // Writes a row group EncodeRowGroup encoded (with this shard's spec and encoding) as the next
   // one; `n_values` are its chunks' value counts, in order. Returns where each landed.
   std::vector<ChunkLocator> WriteRowGroup(parquet::RowGroupWriter& group,
@@ -51,6 +53,7 @@ class ShardWriter {
   ShardInfo Close();
 
  private:
+  static void CheckPlacements(std::int64_t rows, std::span<const std::int64_t> n_values);
   // Where the chunks of row group `row_group` landed, given their value counts in order.
   std::vector<ChunkLocator> Placements(std::int64_t row_group,
                                        std::span<const std::int64_t> n_values) const;

@@ -183,7 +183,8 @@ class ValuesSession {
       pending.bytes += chunk.bytes;
     }
     if (options_.compression_threads <= 1) {
-      PlaceRowGroup(pending, [&] { return shard_->WriteRowGroup(std::move(chunks)); });
+      PlaceRowGroup(pending,
+                    [&] { return shard_->WriteRowGroup(std::move(chunks), pending.n_values); });
       return;
     }
     // Encoded ahead: an encoded row group does not depend on the shard it lands in, so with N
