@@ -258,7 +258,12 @@ void BindReader(py::module_& m) {
           "read", [](Reader& r, const LoadPlan& load) { return ToShared(r.Read(load)); },
           py::arg("load"), Guard())
       .def("record_ids", &Reader::RecordIds, Guard())
-      .def("signal_ids", &Reader::SignalIds, Guard())
+      .def(
+          "signal_ids",
+          [](Reader& r, bool by_values) {
+            return r.SignalIds(by_values ? SignalOrder::kValues : SignalOrder::kRecords);
+          },
+          py::arg("by_values") = false, Guard())
       .def(
           "iter_records",
           [](Reader& r, std::optional<std::vector<std::int64_t>> ids, std::int64_t batch_size,

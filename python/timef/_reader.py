@@ -226,11 +226,17 @@ class TimeFReader:
         """Record IDs in stored read order."""
         return self._r.record_ids()
 
-    def signal_ids(self):
-        """Every signal ID in storage order: records in read order, a record's signals by where
-        their values live. Cut it into batches for ``load_values`` to read every value without
-        building records (``iter_values`` does that)."""
-        return self._r.signal_ids()
+    def signal_ids(self, *, order="records"):
+        """Every signal ID in storage order: with ``order="records"``, records in read order, a
+        record's signals by where their values live; with ``order="values"``, by where the values
+        live alone (a shard's rows front to back, so consecutive IDs share pages whatever record
+        they belong to; signals without values last). Cut it into batches for ``load_values`` to
+        read every value without building records (``iter_values`` does that). ValidationError
+        for another order."""
+        if order not in ("records", "values"):
+            raise _timef.ValidationError(
+                f"signal_ids: order is 'records' or 'values', got {order!r}")
+        return self._r.signal_ids(order == "values")
 
     def iter_values(self, *, batch_size=256):
         """A values-only epoch: yields ``(ids, arrays)`` for ``batch_size`` signals at a time in

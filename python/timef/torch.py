@@ -49,7 +49,8 @@ class _ReaderHolder:
 
 
 class SignalDataset(_ReaderHolder, Dataset):
-    """Every signal with numeric values, in storage order (``reader.signal_ids()``): optionally
+    """Every signal with numeric values, in the order their values are stored
+    (``reader.signal_ids(order="values")``): optionally
     of one ``spec_type``, of the records in ``record_ids``, and of the records that the tasks of
     ``split`` use as inputs (both: the records in both).
 
@@ -80,9 +81,11 @@ class SignalDataset(_ReaderHolder, Dataset):
                         continue
                     items.append((signal.id, record.id))
                     steps[signal.id] = signal.n_values
-        # Storage order (records in read order, a record's signals where their values live), so
-        # consecutive items share pages and a block sampler keeps that locality.
-        position = {sid: at for at, sid in enumerate(reader.signal_ids())}
+        # The order the values are stored in (signal_ids(order="values")), so consecutive items
+        # share pages and a block sampler keeps that locality: a block is a run of rows read front
+        # to back, one parked page per block of a window. (Records first would interleave a
+        # record's signals, stored apart by name: a parked page per signal per block.)
+        position = {sid: at for at, sid in enumerate(reader.signal_ids(order="values"))}
         items.sort(key=lambda item: position[item[0]])
         self._items = items
         self._steps = np.array([steps[sid] for sid, _ in items], dtype=np.int64)
