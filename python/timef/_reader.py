@@ -343,11 +343,13 @@ class TimeFReader:
         """A signal's values by ID without building its record (the fastest path to an array)."""
         return self._r.get_signal_values(_check_id(id))
 
-    def load_values(self, ids):
+    def load_values(self, ids, *, writable=False):
         """The values of many signals by ID, as numpy arrays in the order given, decoded on the
         reader's ``decode_threads`` threads (pass IDs in storage order, e.g. a record's signals
-        in turn, and each lane decodes each page once). NotFoundError names every unknown ID."""
-        return self._r.load_values(_check_ids(ids))
+        in turn, and each lane decodes each page once). The arrays are read-only views of the
+        decoded buffers; ``writable=True`` hands each buffer over writable instead (no copy, e.g.
+        for ``torch.from_numpy``; a buffer the call does not hold alone is copied). NotFoundError names every unknown ID."""
+        return self._r.load_values(_check_ids(ids), False, bool(writable))
 
     def read_task_table(self, *, inputs=None, split=None, required_modalities=None,
                         supported_modalities=None, task_type=None):

@@ -108,7 +108,8 @@ class SignalDataset(_ReaderHolder, Dataset):
         values read in one ``load_values`` call: one locator lookup for the batch, each page
         decoded once for the signals it holds, the reads issued together."""
         picked = [self._items[operator.index(i)] for i in indices]
-        arrays = self._open().load_values([sid for sid, _ in picked]) if picked else []
+        arrays = (self._open().load_values([sid for sid, _ in picked], writable=True)
+                  if picked else [])
         return [self._make(sid, rid, values) for (sid, rid), values in zip(picked, arrays)]
 
     @staticmethod
@@ -276,7 +277,7 @@ class TaskDataset(_ReaderHolder, Dataset):
     def _values(self, signal_lists):
         ids = [sid for signals in signal_lists if signals is not None
                for record in signals for _, sid in record]
-        return iter(self._open().load_values(ids) if ids else [])
+        return iter(self._open().load_values(ids, writable=True) if ids else [])
 
     def __getitem__(self, index):
         item, signals = self._cached(index)

@@ -369,7 +369,7 @@ def test_batched_items_equal_single_items_and_reach_the_loader(hello, labelled, 
     calls = []
     real = type(reader).load_values
     monkeypatch.setattr(type(reader), "load_values",
-                        lambda self, ids: calls.append(list(ids)) or real(self, ids))
+                        lambda self, ids, **kw: calls.append(list(ids)) or real(self, ids, **kw))
     loader = DataLoader(signals, batch_size=4, collate_fn=lambda items: items)
     seen = [item["signal_id"] for batch in loader for item in batch]
     assert seen == [signals[i]["signal_id"] for i in range(len(signals))]
