@@ -404,10 +404,11 @@ class Reader {
     return GetSignalValues(std::span<const std::int64_t>(ids.begin(), ids.size()));
   }
   // The values of `refs`, in their order: a batch decoded on up to ReaderOptions::decode_threads
-  // threads, cut into runs in the refs' order (give a scan's refs in read order: a run decodes
-  // each page once). Refs of another reader are loaded through their own handles on this thread.
-  // Error naming the signal of a ref without values (before anything is decoded); any other
-  // failure is thrown once every thread has stopped, the earliest run's first.
+  // threads, in the order the values are stored (the refs sorted stably by their first chunk's
+  // file, row group and row) and cut into runs of that order, so a run decodes each page of the
+  // batch once whatever order the refs come in. Refs of another reader are loaded through their own
+  // handles on this thread. Error naming the signal of a ref without values (before anything is
+  // decoded); any other failure is thrown once every thread has stopped, the earliest run's first.
   std::vector<std::shared_ptr<const model::ValueArray>> LoadValues(
       std::span<const SignalValuesRef> refs);
 
