@@ -21,7 +21,8 @@ timef.torch.Sampler (shuffled, seed 0) and batch 32:
     each loader is a warm-up, the figure is the median of the others.
   * Data pages a SignalDataset epoch decodes (num_workers=0, the reader's counters) in storage
     order, in the Sampler's order (the default window 8, and window 4) and in a uniform
-    permutation, with the neighbour correlation (Pearson's r of consecutive indices).
+    permutation, with the neighbour correlation (Pearson's r of consecutive indices); and a
+    TaskDataset(load_values=True) epoch in batches, in task order and in the Sampler's.
 
 Writes train_input.json into --out and prints a Markdown report.
 """
@@ -162,6 +163,24 @@ def pages(Sampler, SignalDataset, release):
     return out
 
 
+def task_pages(Sampler, TaskDataset, release):
+    """Data pages a TaskDataset(load_values=True) epoch decodes in batches of BATCH (as a
+    DataLoader asks, one __getitems__ per batch), in task order and in the default Sampler's."""
+    n = len(TaskDataset(release))
+    orders = {"task order": list(range(n)),
+              "timef.torch.Sampler (block 64, window 8)": list(Sampler(
+                  range(n), seed=0, num_replicas=1, rank=0))}
+    out = {}
+    for label, order in orders.items():
+        tasks = TaskDataset(release, load_values=True).preload()
+        reader = tasks._open()
+        before = reader.counters()["data_pages_decoded"]
+        for at in range(0, n, BATCH):
+            tasks.__getitems__(order[at:at + BATCH])
+        out[label] = {"pages": reader.counters()["data_pages_decoded"] - before}
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="build")
@@ -213,6 +232,7 @@ def main():
                 name: {"median": statistics.median(r), "epochs": r} for name, r in rates.items()}
     report["throughput_items_per_s"] = throughput
     report["pages"] = pages(Sampler, SignalDataset, release)
+    report["task_pages"] = task_pages(Sampler, TaskDataset, release)
     report["load_average"] = os.getloadavg()[0]
 
     out_dir = args.out or os.path.join(os.path.dirname(__file__), "..", "results")
@@ -241,6 +261,12 @@ def main():
     for label, p in report["pages"].items():
         print(f"| {label} | {p['pages']:,} | {p['pages'] / ordered:.2f} | "
               f"{p['neighbour_r']:.3f} |")
+    ordered = report["task_pages"]["task order"]["pages"]
+    print(f"\n| TaskDataset(load_values=True) epoch order, batches of {BATCH} "
+          "| data pages decoded | × task order |")
+    print("| --- | ---: | ---: |")
+    for label, p in report["task_pages"].items():
+        print(f"| {label} | {p['pages']:,} | {p['pages'] / ordered:.2f} |")
 
 
 if __name__ == "__main__":

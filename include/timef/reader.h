@@ -53,6 +53,11 @@ namespace timef {
 
 enum class Loading { kLazy, kEager };
 
+// The storage orders of Reader::SignalIds: kRecords, records in read order and a record's signals
+// by where their values live; kValues, by where the values live alone (a shard's rows front to
+// back, so consecutive signals share pages whatever record they belong to).
+enum class SignalOrder { kRecords, kValues };
+
 // Which kinds of stored values a read loads into the objects it builds.
 struct LoadPlan {
   Loading signal_values = Loading::kLazy;
@@ -338,13 +343,17 @@ class Reader {
   std::unique_ptr<model::Dataset> Read(const LoadPlan& load = {});
   // Record IDs in stored read order.
   std::vector<std::int64_t> RecordIds();
-  // Every signal ID (imported ones included) in storage order: records in read order, a record's
-  // signals by where their first chunk lives (signals without values last), ties by ID. One
-  // catalog query on the first call; the list is kept for later calls. A
-  // values-only epoch is this list cut into batches of GetSignalValues + LoadValues (leaving out
+  // Every signal ID (imported ones included) in storage order. kRecords: records in read order, a
+  // record's signals by where their first chunk lives (signals without values last), ties by ID.
+  // kValues: by where the first chunk lives alone (payload source, value path, row group, row;
+  // signals without values last), ties by record read order, then ID: a shard's rows front to
+  // back, which for a writer that stores signals by (spec_type, name) is lead by lead across
+  // records. One catalog query per order on its first call; the list is kept for later calls. A
+  // values-only epoch is either list cut into batches of GetSignalValues + LoadValues (leaving out
   // refs without has_values()): no record objects are built, and each page of the values plane is
-  // decoded once (docs/format.md "Reading values without records").
-  std::vector<std::int64_t> SignalIds();
+  // decoded once (docs/format.md "Reading values without records"; kRecords interleaves a record's
+  // signals, which needs a parked page per interleaved signal).
+  std::vector<std::int64_t> SignalIds(SignalOrder order = SignalOrder::kRecords);
   // Records in read order, or the given IDs in the caller's order (NotFoundError naming every
   // unknown ID before the first batch). With an eager values plan and
   // ReaderOptions::decode_threads > 1 the stream runs one batch ahead: once a batch is handed out,
@@ -395,10 +404,11 @@ class Reader {
     return GetSignalValues(std::span<const std::int64_t>(ids.begin(), ids.size()));
   }
   // The values of `refs`, in their order: a batch decoded on up to ReaderOptions::decode_threads
-  // threads, cut into runs in the refs' order (give a scan's refs in read order: a run decodes
-  // each page once). Refs of another reader are loaded through their own handles on this thread.
-  // Error naming the signal of a ref without values (before anything is decoded); any other
-  // failure is thrown once every thread has stopped, the earliest run's first.
+  // threads, in the order the values are stored (the refs sorted stably by their first chunk's
+  // file, row group and row) and cut into runs of that order, so a run decodes each page of the
+  // batch once whatever order the refs come in. Refs of another reader are loaded through their own
+  // handles on this thread. Error naming the signal of a ref without values (before anything is
+  // decoded); any other failure is thrown once every thread has stopped, the earliest run's first.
   std::vector<std::shared_ptr<const model::ValueArray>> LoadValues(
       std::span<const SignalValuesRef> refs);
 

@@ -62,6 +62,11 @@ py::object ValuesToNumpy(std::shared_ptr<const model::ValueArray> values, const 
 // The same for an array the caller owns outright: the buffer moves into the numpy array, which is
 // writable (no copy, no sharing).
 py::object OwnedValuesToNumpy(model::ValueArray values, const model::Spec& spec);
+// A writable array of `values`: its buffer itself (no copy) when `values` is the only holder of
+// it (nothing else can reach the buffer: the library keeps no weak references to value arrays),
+// else a copy through OwnedValuesToNumpy.
+py::object WritableValuesToNumpy(std::shared_ptr<const model::ValueArray> values,
+                                 const model::Spec& spec);
 
 // Python values (numpy array, masked array, sequence) → a ValueArray of the spec's dtype. Copies.
 // ValidationError naming `what` when the values do not fit the dtype: a shape other than

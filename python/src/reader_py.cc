@@ -258,7 +258,12 @@ void BindReader(py::module_& m) {
           "read", [](Reader& r, const LoadPlan& load) { return ToShared(r.Read(load)); },
           py::arg("load"), Guard())
       .def("record_ids", &Reader::RecordIds, Guard())
-      .def("signal_ids", &Reader::SignalIds, Guard())
+      .def(
+          "signal_ids",
+          [](Reader& r, bool by_values) {
+            return r.SignalIds(by_values ? SignalOrder::kValues : SignalOrder::kRecords);
+          },
+          py::arg("by_values") = false, Guard())
       .def(
           "iter_records",
           [](Reader& r, std::optional<std::vector<std::int64_t>> ids, std::int64_t batch_size,
@@ -345,7 +350,9 @@ void BindReader(py::module_& m) {
       .def(
           "load_values",
           // skip_valueless: a signal without values gives None instead of raising Error.
-          [](Reader& r, std::vector<std::int64_t> ids, bool skip_valueless) {
+          // writable: every array writable, the decoded buffer itself where the call holds it
+          // alone (a signal listed twice shares one: copied).
+          [](Reader& r, std::vector<std::int64_t> ids, bool skip_valueless, bool writable) {
             std::vector<SignalValuesRef> refs, loaded;
             std::vector<std::shared_ptr<const model::ValueArray>> values;
             {
@@ -362,12 +369,14 @@ void BindReader(py::module_& m) {
               if (!ref.has_values() && skip_valueless) {
                 out.append(py::none());
               } else {
-                out.append(ValuesToNumpy(std::move(values[next++]), ref.spec()));
+                auto& array = values[next++];
+                out.append(writable ? WritableValuesToNumpy(std::move(array), ref.spec())
+                                    : ValuesToNumpy(std::move(array), ref.spec()));
               }
             }
             return out;
           },
-          py::arg("ids"), py::arg("skip_valueless") = false)
+          py::arg("ids"), py::arg("skip_valueless") = false, py::arg("writable") = false)
       .def("read_task_table", TableOfTasks<&Reader::ReadTaskTable>)
       .def("read_target_table", TableOfTasks<&Reader::ReadTargetTable>)
       .def("read_annotation_table",

@@ -84,14 +84,19 @@ py::object ValuesToNumpy(std::shared_ptr<const model::ValueArray> values, const 
   return ArrayOf(array, spec, owner, /*writable=*/false);
 }
 
-py::object OwnedValuesToNumpy(model::ValueArray values, const model::Spec& spec) {
-  auto held = std::make_shared<const model::ValueArray>(std::move(values));
-  const model::ValueArray& array = *held;
-  py::capsule owner(new std::shared_ptr<const model::ValueArray>(std::move(held)), [](void* p) {
+py::object WritableValuesToNumpy(std::shared_ptr<const model::ValueArray> values,
+                                 const model::Spec& spec) {
+  if (values.use_count() != 1) return OwnedValuesToNumpy(model::ValueArray(*values), spec);
+  const model::ValueArray& array = *values;
+  py::capsule owner(new std::shared_ptr<const model::ValueArray>(std::move(values)), [](void* p) {
     delete static_cast<std::shared_ptr<const model::ValueArray>*>(p);
   });
   // The array is the only holder of this buffer, so it may be written to.
   return ArrayOf(array, spec, owner, /*writable=*/true);
+}
+
+py::object OwnedValuesToNumpy(model::ValueArray values, const model::Spec& spec) {
+  return WritableValuesToNumpy(std::make_shared<const model::ValueArray>(std::move(values)), spec);
 }
 
 namespace {

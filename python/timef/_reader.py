@@ -226,11 +226,17 @@ class TimeFReader:
         """Record IDs in stored read order."""
         return self._r.record_ids()
 
-    def signal_ids(self):
-        """Every signal ID in storage order: records in read order, a record's signals by where
-        their values live. Cut it into batches for ``load_values`` to read every value without
-        building records (``iter_values`` does that)."""
-        return self._r.signal_ids()
+    def signal_ids(self, *, order="records"):
+        """Every signal ID in storage order: with ``order="records"``, records in read order, a
+        record's signals by where their values live; with ``order="values"``, by where the values
+        live alone (a shard's rows front to back, so consecutive IDs share pages whatever record
+        they belong to; signals without values last). Cut it into batches for ``load_values`` to
+        read every value without building records (``iter_values`` does that). ValidationError
+        for another order."""
+        if order not in ("records", "values"):
+            raise _timef.ValidationError(
+                f"signal_ids: order is 'records' or 'values', got {order!r}")
+        return self._r.signal_ids(order == "values")
 
     def iter_values(self, *, batch_size=256):
         """A values-only epoch: yields ``(ids, arrays)`` for ``batch_size`` signals at a time in
@@ -337,11 +343,13 @@ class TimeFReader:
         """A signal's values by ID without building its record (the fastest path to an array)."""
         return self._r.get_signal_values(_check_id(id))
 
-    def load_values(self, ids):
+    def load_values(self, ids, *, writable=False):
         """The values of many signals by ID, as numpy arrays in the order given, decoded on the
         reader's ``decode_threads`` threads (pass IDs in storage order, e.g. a record's signals
-        in turn, and each lane decodes each page once). NotFoundError names every unknown ID."""
-        return self._r.load_values(_check_ids(ids))
+        in turn, and each lane decodes each page once). The arrays are read-only views of the
+        decoded buffers; ``writable=True`` hands each buffer over writable instead (no copy, e.g.
+        for ``torch.from_numpy``; a buffer the call does not hold alone is copied). NotFoundError names every unknown ID."""
+        return self._r.load_values(_check_ids(ids), False, bool(writable))
 
     def read_task_table(self, *, inputs=None, split=None, required_modalities=None,
                         supported_modalities=None, task_type=None):

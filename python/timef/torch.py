@@ -49,7 +49,8 @@ class _ReaderHolder:
 
 
 class SignalDataset(_ReaderHolder, Dataset):
-    """Every signal with numeric values, in storage order (``reader.signal_ids()``): optionally
+    """Every signal with numeric values, in the order their values are stored
+    (``reader.signal_ids(order="values")``): optionally
     of one ``spec_type``, of the records in ``record_ids``, and of the records that the tasks of
     ``split`` use as inputs (both: the records in both).
 
@@ -80,9 +81,11 @@ class SignalDataset(_ReaderHolder, Dataset):
                         continue
                     items.append((signal.id, record.id))
                     steps[signal.id] = signal.n_values
-        # Storage order (records in read order, a record's signals where their values live), so
-        # consecutive items share pages and a block sampler keeps that locality.
-        position = {sid: at for at, sid in enumerate(reader.signal_ids())}
+        # The order the values are stored in (signal_ids(order="values")), so consecutive items
+        # share pages and a block sampler keeps that locality: a block is a run of rows read front
+        # to back, one parked page per block of a window. (Records first would interleave a
+        # record's signals, stored apart by name: a parked page per signal per block.)
+        position = {sid: at for at, sid in enumerate(reader.signal_ids(order="values"))}
         items.sort(key=lambda item: position[item[0]])
         self._items = items
         self._steps = np.array([steps[sid] for sid, _ in items], dtype=np.int64)
@@ -105,7 +108,8 @@ class SignalDataset(_ReaderHolder, Dataset):
         values read in one ``load_values`` call: one locator lookup for the batch, each page
         decoded once for the signals it holds, the reads issued together."""
         picked = [self._items[operator.index(i)] for i in indices]
-        arrays = self._open().load_values([sid for sid, _ in picked]) if picked else []
+        arrays = (self._open().load_values([sid for sid, _ in picked], writable=True)
+                  if picked else [])
         return [self._make(sid, rid, values) for (sid, rid), values in zip(picked, arrays)]
 
     @staticmethod
@@ -273,7 +277,7 @@ class TaskDataset(_ReaderHolder, Dataset):
     def _values(self, signal_lists):
         ids = [sid for signals in signal_lists if signals is not None
                for record in signals for _, sid in record]
-        return iter(self._open().load_values(ids) if ids else [])
+        return iter(self._open().load_values(ids, writable=True) if ids else [])
 
     def __getitem__(self, index):
         item, signals = self._cached(index)

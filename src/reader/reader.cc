@@ -145,7 +145,9 @@ std::vector<std::int64_t> Reader::RecordIds() {
   return catalog::RecordIdsInReadOrder(lease.connection());
 }
 
-std::vector<std::int64_t> Reader::SignalIds() { return state_->signals().SignalIds(); }
+std::vector<std::int64_t> Reader::SignalIds(SignalOrder order) {
+  return state_->signals().SignalIds(order);
+}
 
 namespace {
 

@@ -68,13 +68,14 @@ std::vector<std::int64_t> SignalDirectory::RecordIds(std::span<const std::int64_
   return out;
 }
 
-std::vector<std::int64_t> SignalDirectory::SignalIds() {
+std::vector<std::int64_t> SignalDirectory::SignalIds(SignalOrder order) {
   std::lock_guard lock(mutex_);
-  if (!signal_ids_) {
+  auto& ids = signal_ids_[order == SignalOrder::kRecords ? 0 : 1];
+  if (!ids) {
     catalog::CatalogLease lease = catalog_.Lease();
-    signal_ids_ = catalog::SignalIdsInReadOrder(lease.connection());
+    ids = catalog::SignalIdsInStorageOrder(lease.connection(), order == SignalOrder::kRecords);
   }
-  return *signal_ids_;
+  return *ids;
 }
 
 std::size_t SignalDirectory::size() const {

@@ -25,6 +25,7 @@
 #include "reader/reader_catalog.h"
 #include "reader/signal_index.h"
 #include "timef/model.h"
+#include "timef/reader.h"
 #include "values/chunk_reader.h"
 
 namespace timef {
@@ -48,9 +49,9 @@ class SignalDirectory {
   std::vector<Signal> Signals(std::span<const std::int64_t> ids);
   // The record of each signal `ids` name, in their order; the same indexing and errors.
   std::vector<std::int64_t> RecordIds(std::span<const std::int64_t> ids);
-  // Reader::SignalIds(): one query on the first call, then the kept list (a release does not
-  // change, and an epoch loop asks once per epoch).
-  std::vector<std::int64_t> SignalIds();
+  // Reader::SignalIds(order): one query per order on its first call, then the kept list (a
+  // release does not change, and an epoch loop asks once per epoch).
+  std::vector<std::int64_t> SignalIds(SignalOrder order);
   // Signals indexed so far (ReaderCounters::signals_indexed).
   std::size_t size() const;
 
@@ -64,7 +65,7 @@ class SignalDirectory {
   const std::int64_t index_all_chunks_;
   mutable std::mutex mutex_;  // guards everything below
   SignalIndex index_;
-  std::optional<std::vector<std::int64_t>> signal_ids_;
+  std::optional<std::vector<std::int64_t>> signal_ids_[2];  // by SignalOrder
 };
 
 }  // namespace timef

@@ -2,6 +2,8 @@
 // the index holds a signal its reads run no SQL.
 #include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "reader/lazy_handles.h"
 #include "reader/reader_state.h"
@@ -12,6 +14,17 @@ namespace timef {
 namespace {
 
 std::string Describe(std::int64_t id) { return "signal " + std::to_string(id); }
+
+// Whether `a`'s values start before `b`'s: by their first chunks' file, row group and row (a
+// handle without chunks first).
+bool StartsBefore(const LazySignalValues& a, const LazySignalValues& b) {
+  if (a.chunks().empty() || b.chunks().empty()) return a.chunks().empty() && !b.chunks().empty();
+  const values::ChunkRef& x = a.chunks().front();
+  const values::ChunkRef& y = b.chunks().front();
+  if (const int file = x.file.native().compare(y.file.native()); file != 0) return file < 0;
+  return std::make_pair(x.locator.major, x.locator.minor.value_or(0)) <
+         std::make_pair(y.locator.major, y.locator.minor.value_or(0));
+}
 
 }  // namespace
 
@@ -63,13 +76,20 @@ std::vector<std::shared_ptr<const model::ValueArray>> Reader::LoadValues(
     std::span<const SignalValuesRef> refs) {
   SignalBatch batch;
   std::vector<std::size_t> batch_at(refs.size(), refs.size());
+  std::vector<std::pair<std::size_t, std::shared_ptr<const LazySignalValues>>> ours;
   for (std::size_t i = 0; i < refs.size(); ++i) {
     if (!refs[i].values_) {
       throw Error({.object = Describe(refs[i].id_), .where = "values"}, "the signal has no values");
     }
     auto lazy = std::dynamic_pointer_cast<const LazySignalValues>(refs[i].values_);
-    if (lazy != nullptr && lazy->state() == state_) batch_at[i] = batch.Add(std::move(lazy));
+    if (lazy != nullptr && lazy->state() == state_) ours.emplace_back(i, std::move(lazy));
   }
+  // Decoded in the order the values are stored (stably: refs in storage order stay as given), so
+  // the runs read each shard front to back and consecutive rows share their pages, whatever order
+  // the caller asks for (a training batch of records, each of signals stored apart).
+  std::stable_sort(ours.begin(), ours.end(),
+                   [](const auto& a, const auto& b) { return StartsBefore(*a.second, *b.second); });
+  for (auto& [i, lazy] : ours) batch_at[i] = batch.Add(std::move(lazy));
   state_->StartSignals(batch, /*caller_runs_first=*/true);
   batch.Wait();
   std::vector<std::shared_ptr<const model::ValueArray>> out;

@@ -158,6 +158,38 @@ def test_load_values_decodes_a_batch_on_several_threads(hello):
         with pytest.raises(timef.NotFoundError) as e:
             three.load_values([ids[0], 9001])
         assert "9001" in str(e.value)
+
+
+def test_load_values_in_any_order_and_writable(hello):
+    # Decoded in storage order whatever the order asked for; writable=True hands each array its own
+    # buffer, an ID given twice included (writing one changes no other array and no later read).
+    with timef.TimeFReader.open(hello) as one, \
+            timef.TimeFReader.open(hello, decode_threads=2) as two:
+        ids = [s.id for r in one.iter_records() for s in r.signals
+               if one.signal_values(s.id).has_values]
+        asked = ids[::-1] + [ids[0], ids[0]]
+        expected = [one.signal_values(i).to_numpy() for i in asked]
+        assert not any(a.flags.writeable for a in one.load_values(asked)
+                       if a.dtype != object)
+        for reader in (one, two):
+            got = reader.load_values(asked, writable=True)
+            assert len(got) == len(asked)
+            for a, b in zip(got, expected):
+                assert a.dtype == b.dtype and a.flags.writeable
+                if a.dtype == object:
+                    assert a.tolist() == b.tolist()
+                else:
+                    assert a.tobytes() == b.tobytes()
+            numeric = [k for k, a in enumerate(got) if a.dtype != object and a.size]
+            if asked[-1] == asked[-2] and got[-1].dtype != object and got[-1].size:
+                before = got[-2].tobytes()
+                got[-1][...] = 1
+                assert got[-2].tobytes() == before
+            for k in numeric:
+                got[k][...] = 0
+            again = reader.load_values(asked)
+            for k in numeric:
+                assert again[k].tobytes() == expected[k].tobytes()
     for bad in (0, 257):
         with pytest.raises(timef.ValidationError) as e:
             timef.TimeFReader.open(hello, decode_threads=bad)

@@ -193,12 +193,12 @@ def test_regression_targets_and_transform(labelled):
 def test_signal_dataset_split_and_record_ids(labelled, hello):
     with timef.TimeFReader.open(labelled) as r:
         test_records = {rec.id for t in r.read_tasks(split="test") for rec in t.inputs}
-        storage = r.signal_ids()
+        storage = r.signal_ids(order="values")
     dataset = SignalDataset(labelled, split="test")
     assert {dataset[i]["record_id"] for i in range(len(dataset))} == test_records
     assert len(dataset) == 2 * len(test_records)
     ids = [dataset[i]["signal_id"] for i in range(len(dataset))]
-    assert ids == sorted(ids, key=storage.index)  # storage order
+    assert ids == sorted(ids, key=storage.index)  # the order the values are stored in
     one = SignalDataset(labelled, record_ids=[2, 3], spec_type="ecg")
     assert [one[i]["record_id"] for i in range(len(one))] == [2, 3]
     both = SignalDataset(labelled, record_ids=[1, 3], split="test")
@@ -206,6 +206,25 @@ def test_signal_dataset_split_and_record_ids(labelled, hello):
     with pytest.raises(timef.NotFoundError):
         SignalDataset(labelled, record_ids=[99])
     assert len(SignalDataset(hello, record_ids=[])) == 0
+
+
+def test_signal_dataset_serves_the_order_values_are_stored_in(labelled):
+    # The writer stores signals by (spec_type, name, ID): every record's "lead" (ecg), then every
+    # record's "flag"; records first would alternate them, a parked page per signal name.
+    with timef.TimeFReader.open(labelled) as r:
+        by_records = r.signal_ids()
+        by_values = r.signal_ids(order="values")
+        records = r.record_ids()
+    dataset = SignalDataset(labelled)
+    items = [dataset[i] for i in range(len(dataset))]
+    assert [item["signal_id"] for item in items] == by_values != by_records
+    assert sorted(by_values) == sorted(by_records)
+    kinds = [item["values"].dtype for item in items]
+    assert kinds == [torch.float32] * len(records) + [torch.int32] * len(records)
+    assert [item["record_id"] for item in items] == records + records
+    with timef.TimeFReader.open(labelled) as r, pytest.raises(timef.ValidationError) as e:
+        r.signal_ids(order="rows")
+    assert "signal_ids" in str(e.value) and "'rows'" in str(e.value)
 
 
 def check_padded(batch_values, lengths, mask, originals, starts=None):
@@ -350,7 +369,7 @@ def test_batched_items_equal_single_items_and_reach_the_loader(hello, labelled, 
     calls = []
     real = type(reader).load_values
     monkeypatch.setattr(type(reader), "load_values",
-                        lambda self, ids: calls.append(list(ids)) or real(self, ids))
+                        lambda self, ids, **kw: calls.append(list(ids)) or real(self, ids, **kw))
     loader = DataLoader(signals, batch_size=4, collate_fn=lambda items: items)
     seen = [item["signal_id"] for batch in loader for item in batch]
     assert seen == [signals[i]["signal_id"] for i in range(len(signals))]

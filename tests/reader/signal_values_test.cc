@@ -24,6 +24,20 @@ std::unique_ptr<testing::WrittenFixture> WriteTwoEcgRecords(WriteOptions options
 }
 std::unique_ptr<testing::WrittenFixture> WriteTwoEcgRecords() { return testing::WriteFixture(2); }
 
+// The counters of a fresh reader after loading every value record by record (IterRecords).
+ReaderCounters CountersOfARecordPass(const std::filesystem::path& release_dir) {
+  Reader reader = testing::OpenForRead(release_dir);
+  RecordStream stream = reader.IterRecords();
+  while (auto batch = stream.Next()) {
+    for (const auto& record : *batch) {
+      for (const auto& signal : record->Signals()) {
+        if (signal->has_values()) signal->LoadValues();
+      }
+    }
+  }
+  return reader.counters();
+}
+
 // Every signal of the written dataset with the ID of its record.
 std::vector<std::pair<std::shared_ptr<model::Signal>, int64_t>> AllSignals(
     const testing::WrittenFixture& w) {
@@ -180,18 +194,46 @@ TEST(SignalValuesTest, SignalIdsListEverySignalOnceInStorageOrder) {
   ASSERT_GT(with_values, 0u);
   const ReaderCounters values_only = reader.counters();
 
-  Reader by_records = testing::OpenForRead(w->result.release_dir);
-  RecordStream stream = by_records.IterRecords();
-  while (auto batch = stream.Next()) {
-    for (const auto& record : *batch) {
-      for (const auto& signal : record->Signals()) {
-        if (signal->has_values()) signal->LoadValues();
-      }
-    }
-  }
   EXPECT_EQ(values_only.chunks_read, with_values);
-  EXPECT_EQ(values_only.data_pages_decoded, by_records.counters().data_pages_decoded);
+  EXPECT_EQ(values_only.data_pages_decoded,
+            CountersOfARecordPass(w->result.release_dir).data_pages_decoded);
   EXPECT_GT(values_only.data_pages_resumed, 0u);
+}
+
+// SignalIds(kValues): the same signals, valueless ones last, in the order their values are
+// stored; reading them one at a time in that order decodes each page once (no parked page needed
+// for a second signal name), like the pass in record order.
+TEST(SignalValuesTest, SignalIdsInValuesOrderReadEachPageOnceOneAtATime) {
+  WriteOptions options;
+  options.data_page_target_bytes = 64 * 1024;  // several signals per page
+  auto w = WriteTwoEcgRecords(options, 6);
+  Reader reader = testing::OpenForRead(w->result.release_dir);
+  const std::vector<int64_t> by_records = reader.SignalIds();
+  const std::vector<int64_t> by_values = reader.SignalIds(SignalOrder::kValues);
+  std::vector<int64_t> a = by_records, b = by_values;
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  ASSERT_EQ(a, b);
+  EXPECT_EQ(reader.SignalIds(SignalOrder::kRecords), by_records);
+
+  Reader one_by_one = testing::OpenForRead(w->result.release_dir);
+  bool valueless_seen = false;
+  std::size_t with_values = 0;
+  for (const SignalValuesRef& ref : one_by_one.GetSignalValues(by_values)) {
+    if (!ref.has_values()) {
+      valueless_seen = true;
+      continue;
+    }
+    EXPECT_FALSE(valueless_seen) << "signal " << ref.id()
+                                 << " has values but follows a valueless one";
+    one_by_one.LoadValues(std::vector<SignalValuesRef>{ref});
+    ++with_values;
+  }
+  ASSERT_GT(with_values, 0u);
+  EXPECT_EQ(one_by_one.counters().chunks_read, with_values);
+  EXPECT_EQ(one_by_one.counters().data_pages_decoded,
+            CountersOfARecordPass(w->result.release_dir).data_pages_decoded);
+  EXPECT_GT(one_by_one.counters().data_pages_resumed, 0u);
 }
 
 TEST(SignalValuesTest, AfterTheFirstLookupReadsRunNoSqlAndTouchOnlyTheirShard) {

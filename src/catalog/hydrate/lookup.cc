@@ -60,14 +60,17 @@ std::vector<int64_t> RecordIdsInReadOrder(Connection& connection) {
   return out;
 }
 
-std::vector<int64_t> SignalIdsInReadOrder(Connection& connection) {
+std::vector<int64_t> SignalIdsInStorageOrder(Connection& connection, bool records_first) {
+  const std::string where_values_live =
+      "sc.signal_key IS NULL, sc.payload_source NULLS FIRST, sc.value_path NULLS LAST, "
+      "sc.chunk_major_index, sc.chunk_minor_index NULLS FIRST";
+  const std::string order =
+      records_first ? "r.read_order, " + where_values_live : where_values_live + ", r.read_order";
   Result result = connection.Query(
       "SELECT s.signal_id FROM signals s JOIN sources so ON so.source_key = s.source_key "
       "JOIN records r ON r.record_key = so.record_key LEFT JOIN signal_chunks sc ON "
-      "sc.signal_key = s.signal_key AND sc.chunk_index = 0 ORDER BY r.read_order, "
-      "sc.signal_key IS NULL, sc.payload_source NULLS FIRST, sc.value_path NULLS LAST, "
-      "sc.chunk_major_index, "
-      "sc.chunk_minor_index NULLS FIRST, s.signal_id",
+      "sc.signal_key = s.signal_key AND sc.chunk_index = 0 ORDER BY " +
+          order + ", s.signal_id",
       "signals");
   std::vector<int64_t> out;
   while (std::optional<Chunk> chunk = result.Next()) {

@@ -26,10 +26,11 @@ NotFoundError UnknownIds(std::string_view kind, std::span<const int64_t> ids,
 
 std::vector<int64_t> RecordIdsInReadOrder(Connection& connection);
 
-// Every signal ID of the release in storage order: records in read order (§6.9), a record's
-// signals by where their first chunk lives (the §6.9 tuple; signals without values last), ties by
-// signal_id.
-std::vector<int64_t> SignalIdsInReadOrder(Connection& connection);
+// Every signal ID of the release in storage order. With `records_first`: records in read order
+// (§6.9), a record's signals by where their first chunk lives (the §6.9 tuple; signals without
+// values last), ties by signal_id. Without: by where the first chunk lives alone (signals without
+// values last), ties by record read order, then signal_id.
+std::vector<int64_t> SignalIdsInStorageOrder(Connection& connection, bool records_first);
 
 // NotFoundError naming every ID of `ids` that is not a record.
 void CheckRecordIds(Connection& connection, std::span<const int64_t> ids);
