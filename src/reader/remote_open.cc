@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/paths.h"
+#include "core/release_files.h"
 #include "reader/payload_sources.h"
 #include "reader/reader_state.h"
 #include "reader/remote_release.h"
@@ -22,17 +23,12 @@
 namespace timef {
 namespace fs = std::filesystem;
 
-namespace {
-
-// A fetched manifest larger than this is refused before it is parsed (docs/remote.md: 256 MiB,
-// where a local one is at most kMaxManifestBytes, 64 MiB).
-constexpr std::uint64_t kMaxRemoteManifestBytes = std::uint64_t{256} << 20;
-
-}  // namespace
-
+// A fetched manifest has the local limit (docs/format.md §3.1): a larger one is refused before it
+// is parsed, as a local one is.
 manifest::Manifest FetchManifest(remote::HttpClient& client, const std::string& manifest_url,
                                  std::string* bytes) {
-  const std::vector<std::byte> body = client.Fetch(manifest_url, kMaxRemoteManifestBytes);
+  const std::vector<std::byte> body =
+      client.Fetch(manifest_url, static_cast<std::uint64_t>(kMaxManifestBytes));
   const std::string_view text(reinterpret_cast<const char*>(body.data()), body.size());
   manifest::Manifest m = manifest::ParseManifest(text, remote::RedactedUrl(manifest_url));
   if (bytes != nullptr) bytes->assign(text);

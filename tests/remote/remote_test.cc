@@ -7,8 +7,10 @@
 #include <stdlib.h>
 
 #include <cstring>
+#include <fstream>
 #include <numeric>
 
+#include "core/release_files.h"
 #include "fault_server.h"
 #include "release_fixture.h"
 #include "remote/http_client.h"
@@ -527,6 +529,28 @@ TEST_F(RemoteReleaseTest, AMissingReleaseAndBadUrlsAreTypedErrors) {
   EXPECT_THROW(Reader::Open(server_->url() + "/no/such/1.0.0"), MissingFileError);
   EXPECT_THROW(Reader::Open(Url() + "?token=x"), ValidationError);
   EXPECT_THROW(Reader::Open("http://user:pw@127.0.0.1:1/x"), ValidationError);
+}
+
+// A fetched manifest has the local limit, kMaxManifestBytes (docs/format.md §3.1): one byte more
+// is refused, naming the URL, before anything is parsed.
+TEST_F(RemoteReleaseTest, AManifestOverTheLocalLimitIsRefused) {
+  TempDir root;
+  const fs::path dir = root.path() / "acme" / "huge" / "1.0.0";
+  fs::create_directories(dir);
+  const fs::path manifest_file = dir / "manifest.json";
+  std::ofstream(manifest_file, std::ios::binary) << "{}";
+  fs::resize_file(manifest_file, static_cast<std::uintmax_t>(kMaxManifestBytes) + 1);
+  FaultServer server(root.path());
+  const std::string url = server.url() + "/acme/huge/1.0.0";
+  try {
+    Reader::Open(url);
+    FAIL() << "a manifest of kMaxManifestBytes + 1 bytes was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(url + "/manifest.json"), std::string::npos) << e.what();
+    // Refused by its size (a parse would have named a byte of the document).
+    const std::string limit = "larger than the " + std::to_string(kMaxManifestBytes) + " bytes";
+    EXPECT_NE(std::string(e.what()).find(limit), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(RemoteReleaseTest, PullDownloadsAVerifiedCopyAndResumesAfterAFailure) {
