@@ -29,8 +29,8 @@ test: build
 # ASan's shadow memory and allocator quarantine change; it runs in `make test`. `asan-skip`:
 # checks in which no timef code runs (Python over the sources' text or over JSON files another
 # test wrote), so a sanitizer has nothing to add; each says why where it is registered. CI (.ci/run) runs
-# it after `make test`: 2,120 s on 2 cores with a cold cache on a quiet machine on 2026-12-06
-# (build 815 s, ctest 1,305 s; docs/architecture.md, "Tests and CI time"). `make fuzz` is
+# it after `make test`: 1,963 s on 2 cores with a cold cache on a fresh machine on 2026-12-07
+# (build about 14 min, ctest 1,104 s; docs/architecture.md, "Tests and CI time"). `make fuzz` is
 # separate.
 # ASan's run-time options there. Leak checking on. malloc_context_size=5: a report shows the 5
 # innermost frames of the allocation and free stacks (30 by default); recording 30 frames at every
