@@ -200,7 +200,8 @@ class TaskDataset(_ReaderHolder, Dataset):
             if self._targets is None:
                 self._targets = _inline_targets(reader.read_target_table(**self._filter))
             at = slice(b * self._batch_size, (b + 1) * self._batch_size)
-            items = [self._item(task_id, *row) for task_id, row in zip(self._ids[at], self._rows[at])]
+            items = [self._item(task_id, *row)
+                     for task_id, row in zip(self._ids[at], self._rows[at])]
             if self._load_values:
                 wanted = sorted({r for _, _, inputs, _ in self._rows[at] for r in inputs})
                 records = {r.id: r for r in reader.get_many(_reader._timef.Record, wanted)}
