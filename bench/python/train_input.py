@@ -12,8 +12,8 @@ corpus, rewritten by timef.write with default options) plus one classification t
 (five rhythm classes by record index). Workloads, each through a DataLoader with
 timef.torch.Sampler (shuffled, seed 0) and batch 32:
 
-  * TaskDataset without values (collate_pad): items/s of the first epoch (tasks read in batches
-    of get_many) and of a later one.
+  * TaskDataset without values (collate_pad): items/s of the first epoch (which reads the target
+    table) and of a later one.
   * TaskDataset(load_values=True) (an item is a record's 12 leads) and SignalDataset (an item is
     one lead), collate_pad, with num_workers=0 and with two persistent workers; the peers serve
     the same values, item structure and collation from an in-memory numpy array (the floor) and
@@ -202,7 +202,7 @@ def main():
     report = {"corpus": {"size": args.size, "release": release}, "batch_size": BATCH,
               "epochs": args.epochs}
 
-    # TaskDataset without values: the first epoch reads the tasks (get_many batches).
+    # TaskDataset without values: the first epoch reads the target table (the items' targets).
     no_values = {}
     dataset = TaskDataset(release)
     from torch.utils.data import DataLoader

@@ -158,11 +158,13 @@ class TaskDataset(_ReaderHolder, Dataset):
     ``"valid"``, the same list of dicts holding only the nullable signals. ``transform(item)``,
     when given, returns the item handed out.
 
-    Tasks are read ``batch_size`` IDs at a time (one ``get_many``, so one graph, per batch) the
-    first time an item of the batch is asked for, and kept as plain items: a later ``__getitem__``
-    of any task of the batch reads no task. ``preload()`` reads every batch now (call it before
-    a forking DataLoader starts its workers, so they share the items instead of each reading the
-    batches it touches).
+    The items come from the reader's task table (read when the dataset is made) and target
+    table (read once, the first time an item is asked for), not from hydrated tasks: the first
+    epoch runs one query, whatever the number of tasks. With ``load_values``, the input records'
+    signals are read ``batch_size`` tasks at a time (one ``get_many`` of records per batch) the
+    first time an item of the batch is asked for. Items are kept as plain items, so a later
+    ``__getitem__`` reads no task. ``preload()`` reads everything now (call it before a forking
+    DataLoader starts its workers, so they share the items instead of each reading them).
     """
 
     def __init__(self, release, *, split=None, task_type=None, load_values=False, transform=None,
@@ -176,6 +178,11 @@ class TaskDataset(_ReaderHolder, Dataset):
         reader = self._open()
         table = reader.read_task_table(split=split, task_type=task_type).to_pydict()
         self._ids = list(table["task_id"])
+        # Per task, in the order of _ids: (type, prompt, input record IDs, has inline targets).
+        self._rows = list(zip(table["type"], table["prompt"], table["input_record_ids"],
+                              table["has_inline_targets"]))
+        self._filter = {"split": split, "task_type": task_type}
+        self._targets = None  # task ID -> inline targets, from the target table on first use
         self._batch_size = batch_size
         self._load_values = bool(load_values)
         self._transform = transform
@@ -189,10 +196,19 @@ class TaskDataset(_ReaderHolder, Dataset):
     def _batch(self, b):
         items = self._items.get(b)
         if items is None:
-            ids = self._ids[b * self._batch_size:(b + 1) * self._batch_size]
-            tasks = self._open().get_many(_reader._timef.Task, ids)
-            items = [(self._item(task), self._signals(task) if self._load_values else None)
-                     for task in tasks]
+            reader = self._open()
+            if self._targets is None:
+                self._targets = _inline_targets(reader.read_target_table(**self._filter))
+            at = slice(b * self._batch_size, (b + 1) * self._batch_size)
+            items = [self._item(task_id, *row)
+                     for task_id, row in zip(self._ids[at], self._rows[at])]
+            if self._load_values:
+                wanted = sorted({r for _, _, inputs, _ in self._rows[at] for r in inputs})
+                records = {r.id: r for r in reader.get_many(_reader._timef.Record, wanted)}
+                items = [(item, [_signals(records[r], item["task_id"]) for r in item["inputs"]])
+                         for item in items]
+            else:
+                items = [(item, None) for item in items]
             self._items[b] = items
         return items
 
@@ -202,43 +218,24 @@ class TaskDataset(_ReaderHolder, Dataset):
             self._batch(b)
         return self
 
-    def _item(self, task):
+    def _item(self, task_id, task_type, prompt, inputs, has_inline_targets):
+        targets = self._targets.get(task_id, []) if has_inline_targets else None
         item = {
-            "task_id": task.id,
-            "task_type": task.task_type,
-            "prompt": _reader.read_value(task.prompt),
-            "inputs": [r.id for r in task.inputs],
-            "targets": None if task.targets is None else [_target(t) for t in task.targets],
+            "task_id": task_id,
+            "task_type": task_type,
+            "prompt": prompt,
+            "inputs": list(inputs),
+            "targets": None if targets is None else list(targets),
         }
-        if task.task_type == "scalar_prediction" and item["targets"] is not None:
-            item["targets"] = _float_targets(task.id, item["targets"])
-        if task.task_type == "classification":
-            targets = item["targets"]
+        if task_type == "scalar_prediction" and targets is not None:
+            item["targets"] = _float_targets(task_id, targets)
+        if task_type == "classification":
             if not targets:
                 item["label"] = None
             else:
                 labels = tuple(self._class_index[_class_key(t)] for t in targets)
                 item["label"] = labels[0] if len(labels) == 1 else labels
         return item
-
-    @staticmethod
-    def _signals(task):
-        # Per input record: (name, signal ID, nullable) of each numeric signal with values.
-        out = []
-        for record in task.inputs:
-            signals = []
-            names = set()
-            for signal in record.signals:
-                if signal.spec.dtype == "str" or not signal.has_values:
-                    continue
-                if signal.name in names:
-                    raise _reader._timef.ValidationError(
-                        f"TaskDataset: record {record.id} (input of task {task.id}) has two "
-                        f"signals named '{signal.name}'; values are keyed by signal name")
-                names.add(signal.name)
-                signals.append((signal.name, signal.id))
-            out.append(signals)
-        return out
 
     def _cached(self, index):
         index = operator.index(index)
@@ -301,8 +298,7 @@ def _classes(reader):
     table = reader.read_target_table(task_type="classification").to_pydict()
     found = set()
     for at, kind in enumerate(table["kind"]):
-        column = {"text": "text_value", "integer": "integer_value", "float": "float_value",
-                  "boolean": "boolean_value"}.get(kind)
+        column = None if kind in ("record", "signal") else _TARGET_COLUMNS.get(kind)
         if column is None:
             raise _reader._timef.ValidationError(
                 f"TaskDataset: classification task {table['task_id'][at]} has a {kind} target; "
@@ -326,13 +322,45 @@ def _float_targets(task_id, targets):
     return torch.tensor(out, dtype=torch.float64)
 
 
-def _target(value):
-    value = _reader.read_value(value)
-    if isinstance(value, (_reader._timef.Record, _reader._timef.Signal)):
-        return value.id
-    if isinstance(value, _reader._timef.ScopedSpan):
-        return (value.kind, value.start, value.end, [s.id for s in value.signals])
-    return value
+_SPANS = ("time_point", "time_interval", "step_point", "step_interval")
+_TARGET_COLUMNS = {"text": "text_value", "integer": "integer_value", "float": "float_value",
+                   "boolean": "boolean_value", "record": "record_id", "signal": "signal_id"}
+
+
+def _inline_targets(table):
+    """Task ID -> its inline targets from a target table, in position order, as native values:
+    text, int, float and bool as such, records and signals as their IDs, spans as
+    ``(kind, start, end, signal_ids)`` tuples (no signal IDs: an empty list)."""
+    columns = table.to_pydict()
+    out = {}
+    for at, (task_id, kind) in enumerate(zip(columns["task_id"], columns["kind"])):
+        if kind in _SPANS:
+            value = (kind, columns["span_start"][at], columns["span_end"][at],
+                     list(columns["span_signal_ids"][at] or []))
+        elif kind in _TARGET_COLUMNS:
+            value = columns[_TARGET_COLUMNS[kind]][at]
+        else:
+            raise _reader._timef.ValidationError(
+                f"TaskDataset: task {task_id} has a target of unknown kind {kind!r}")
+        out.setdefault(task_id, []).append(value)
+    return out
+
+
+def _signals(record, task_id):
+    """(name, signal ID) of each numeric signal with values of `record` (an input of task
+    `task_id`), in the record's order."""
+    signals = []
+    names = set()
+    for signal in record.signals:
+        if signal.spec.dtype == "str" or not signal.has_values:
+            continue
+        if signal.name in names:
+            raise _reader._timef.ValidationError(
+                f"TaskDataset: record {record.id} (input of task {task_id}) has two "
+                f"signals named '{signal.name}'; values are keyed by signal name")
+        names.add(signal.name)
+        signals.append((signal.name, signal.id))
+    return signals
 
 
 # --- Collation -----------------------------------------------------------------------------------

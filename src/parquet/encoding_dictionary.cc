@@ -272,6 +272,11 @@ void Gather32Scalar(const uint32_t* dict, const uint32_t* index, uint32_t* dst, 
 void Gather64Scalar(const uint64_t* dict, const uint32_t* index, uint64_t* dst, size_t n) {
   for (size_t i = 0; i < n; ++i) dst[i] = dict[index[i]];
 }
+uint32_t Largest32Scalar(const uint32_t* values, size_t n) {
+  uint32_t largest = 0;
+  for (size_t i = 0; i < n; ++i) largest = std::max(largest, values[i]);
+  return largest;
+}
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define TIMEF_X86_GATHER 1
@@ -295,6 +300,31 @@ __attribute__((target("avx2"))) void Gather32Avx2(const uint32_t* dict, const ui
                         _mm256_i32gather_epi32(reinterpret_cast<const int*>(dict), at, 4));
   }
   Gather32Scalar(dict, index + i, dst + i, n - i);
+}
+
+__attribute__((target("avx512f"))) uint32_t Largest32Avx512(const uint32_t* values, size_t n) {
+  __m512i largest = _mm512_setzero_si512();
+  size_t i = 0;
+  // The zero-masked forms: GCC 12's _mm512_max_epu32 and _mm512_reduce_max_epu32 start from an
+  // undefined vector and warn (-Wmaybe-uninitialized) in its header.
+  for (; i + 16 <= n; i += 16) {
+    largest = _mm512_maskz_max_epu32(0xFFFF, largest, _mm512_loadu_si512(values + i));
+  }
+  alignas(64) uint32_t lanes[16];
+  _mm512_store_si512(lanes, largest);
+  return std::max(Largest32Scalar(lanes, 16), Largest32Scalar(values + i, n - i));
+}
+
+__attribute__((target("avx2"))) uint32_t Largest32Avx2(const uint32_t* values, size_t n) {
+  __m256i largest = _mm256_setzero_si256();
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    largest =
+        _mm256_max_epu32(largest, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(values + i)));
+  }
+  alignas(32) uint32_t lanes[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), largest);
+  return std::max(Largest32Scalar(lanes, 8), Largest32Scalar(values + i, n - i));
 }
 
 __attribute__((target("avx512f"))) void Gather64Avx512(const uint64_t* dict, const uint32_t* index,
@@ -344,6 +374,19 @@ void Gather32(const uint32_t* dict, const uint32_t* index, uint32_t* dst, size_t
   if (path == GatherPath::kAvx2) return Gather32Avx2(dict, index, dst, n);
 #endif
   Gather32Scalar(dict, index, dst, n);
+}
+
+uint32_t Largest32(const uint32_t* values, size_t n, GatherPath path) {
+#ifdef TIMEF_X86_GATHER
+  if (path == GatherPath::kBest) {
+    path = __builtin_cpu_supports("avx512f") ? GatherPath::kAvx512
+           : __builtin_cpu_supports("avx2")  ? GatherPath::kAvx2
+                                             : GatherPath::kScalar;
+  }
+  if (path == GatherPath::kAvx512) return Largest32Avx512(values, n);
+  if (path == GatherPath::kAvx2) return Largest32Avx2(values, n);
+#endif
+  return Largest32Scalar(values, n);
 }
 
 void Gather64(const uint64_t* dict, const uint32_t* index, uint64_t* dst, size_t n,

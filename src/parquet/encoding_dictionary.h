@@ -64,6 +64,10 @@ void Gather32(const uint32_t* dict, const uint32_t* index, uint32_t* dst, size_t
               GatherPath path = GatherPath::kBest);
 void Gather64(const uint64_t* dict, const uint32_t* index, uint64_t* dst, size_t n,
               GatherPath path = GatherPath::kBest);
+// The largest of values[0 .. n) (0 when n is 0), unsigned: the bounds check of decoded dictionary
+// indices (RleBitPackedDecoder), on the same paths as the gather (the baseline build has no
+// unsigned 32-bit max instruction, so its vectorized loop costs more than the gather).
+uint32_t Largest32(const uint32_t* values, size_t n, GatherPath path = GatherPath::kBest);
 
 }  // namespace encoding_internal
 

@@ -7,6 +7,7 @@
 
 #include "parquet/encoding_bitpack.h"
 #include "parquet/encoding_bytes.h"
+#include "parquet/encoding_dictionary.h"
 
 namespace timef::parquet {
 namespace {
@@ -138,7 +139,11 @@ void RleBitPackedDecoder::DecodeImpl(T* out, size_t n, uint32_t max_value) {
       UnpackBits(packed_, bit_width_, packed_next_, std::span<T>(out, take));
       if (check) {
         U largest = 0;
-        for (size_t i = 0; i < take; ++i) largest = std::max(largest, static_cast<U>(out[i]));
+        if constexpr (std::is_same_v<U, uint32_t>) {
+          largest = encoding_internal::Largest32(reinterpret_cast<const uint32_t*>(out), take);
+        } else {
+          for (size_t i = 0; i < take; ++i) largest = std::max(largest, static_cast<U>(out[i]));
+        }
         if (largest > max_value) ThrowValueTooLarge(largest, max_value);
       }
       packed_next_ += take;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -85,6 +86,58 @@ TEST(EncodingDictionary, EveryGatherPathTheCpuRunsMatchesTheScalarLoop) {
     }
   }
   EXPECT_GE(paths_run, 2);
+}
+
+// Each path of the indices' bounds check gives the unsigned largest value the scalar loop gives,
+// for lengths around the vector widths, values above 2^31 (a signed compare would miss them) and
+// the largest value at every position of the vector body and of the tail.
+TEST(EncodingDictionary, EveryLargestPathTheCpuRunsMatchesTheScalarLoop) {
+  using encoding_internal::GatherPath;
+  std::mt19937_64 rng(11);
+  int paths_run = 0;
+  for (GatherPath path :
+       {GatherPath::kBest, GatherPath::kScalar, GatherPath::kAvx2, GatherPath::kAvx512}) {
+    if (!encoding_internal::GatherPathAvailable(path)) continue;
+    ++paths_run;
+    EXPECT_EQ(encoding_internal::Largest32(nullptr, 0, path), 0u);
+    for (size_t n : {1u, 7u, 8u, 9u, 15u, 16u, 17u, 33u, 1000u}) {
+      std::vector<uint32_t> values(n);
+      for (auto& v : values) v = static_cast<uint32_t>(rng() % 4096);
+      for (size_t at = 0; at < n; ++at) {
+        for (uint32_t big : {uint32_t{4096}, uint32_t{0x80000000u}, ~uint32_t{0}}) {
+          std::vector<uint32_t> with = values;
+          with[at] = big;
+          EXPECT_EQ(encoding_internal::Largest32(with.data(), n, path), big)
+              << static_cast<int>(path) << " n=" << n << " at=" << at;
+        }
+      }
+      EXPECT_EQ(encoding_internal::Largest32(values.data(), n, path),
+                *std::max_element(values.begin(), values.end()));
+    }
+  }
+  EXPECT_GE(paths_run, 2);
+}
+
+// An index past the dictionary anywhere in a long bit-packed run (the vector body of the bounds
+// check or its tail) is a DecodeError; the run without it decodes.
+TEST(EncodingDictionary, AnIndexPastTheDictionaryInALongRunIsCorrupt) {
+  const std::vector<int32_t> five = {10, 20, 30, 40, 50};
+  std::vector<uint32_t> indices(203);
+  for (size_t i = 0; i < indices.size(); ++i) indices[i] = static_cast<uint32_t>(i % 5);
+  for (size_t at : {size_t{0}, size_t{17}, size_t{100}, size_t{199}, size_t{202}}) {
+    std::vector<uint32_t> bad = indices;
+    bad[at] = 7;  // fits the 3-bit width, past the 5 entries
+    std::vector<std::byte> data{std::byte{3}};
+    AppendRleBitPacked(bad, 3, data);
+    std::vector<int32_t> out(bad.size());
+    DictionaryDecoder<int32_t> decoder(five, data);
+    EXPECT_THROW(decoder.Decode(out), DecodeError) << at;
+  }
+  std::vector<std::byte> data;
+  AppendDictionaryIndices(indices, 5, data);
+  std::vector<int32_t> out(indices.size());
+  DictionaryDecoder<int32_t>(five, data).Decode(out);
+  for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], five[indices[i]]) << i;
 }
 
 TEST(EncodingDictionary, FloatsAreKeyedByBitPattern) {

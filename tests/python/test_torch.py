@@ -9,7 +9,7 @@ import timef
 import torch
 from torch.utils.data import DataLoader, DistributedSampler
 
-from timef.torch import SignalDataset, TaskDataset, collate_crop, collate_pad
+from timef.torch import SignalDataset, TaskDataset, _to_tensor, collate_crop, collate_pad
 
 
 def expected_values(hello):
@@ -80,19 +80,30 @@ def test_task_dataset(hello, context):
 
 
 def test_task_dataset_reads_tasks_in_batches(hello):
-    dataset = TaskDataset(hello, batch_size=3)
+    """Items come from the task table and one read of the target table; with values, the input
+    records' signals are read batch_size tasks at a time, one get_many of records per batch."""
+    dataset = TaskDataset(hello, batch_size=3, load_values=True)
     reader = dataset._open()
     calls = []
-    get_many = reader.get_many
+    get_many, read_target_table = reader.get_many, reader.read_target_table
 
     def counting(kind, ids, **kw):
-        calls.append(list(ids))
+        calls.append((kind, list(ids)))
         return get_many(kind, ids, **kw)
-    reader.get_many = counting
+
+    def counting_targets(**kw):
+        calls.append(("targets", kw))
+        return read_target_table(**kw)
+    reader.get_many, reader.read_target_table = counting, counting_targets
     order = [9, 0, 4, 1, 8, 2, 3, 5, 6, 7, -1, 3]
     items = [dataset[i] for i in order]
+
+    def records(at, to):
+        return (timef.Record, sorted({r for i in range(at, to) for r in items[order.index(i)]
+                                      ["inputs"]}))
+    targets = ("targets", {"split": None, "task_type": None})
+    assert calls == [targets, records(9, 10), records(0, 3), records(3, 6), records(6, 9)]
     ids = dataset._ids
-    assert calls == [ids[9:], ids[0:3], ids[3:6], ids[6:9]]  # one get_many per batch, once
     with timef.TimeFReader.open(hello) as r:
         for index, item in zip(order, items):
             task = r.get(timef.Task, ids[index])
@@ -107,6 +118,86 @@ def test_task_dataset_reads_tasks_in_batches(hello):
     with pytest.raises(timef.ValidationError):
         TaskDataset(hello, batch_size=0)
     assert TaskDataset(hello).preload()._items.keys() == {0}
+
+    calls.clear()
+    plain = TaskDataset(hello, split="train")
+    reader = plain._open()
+    reader.get_many, reader.read_target_table = counting, counting_targets
+    plain.__getitems__(range(len(plain)))
+    plain.__getitems__(range(len(plain)))
+    assert calls == [("targets", {"split": "train", "task_type": None})]  # no task hydrated
+
+
+def _native_target(value):
+    value = timef.read_value(value)
+    if isinstance(value, (timef.Record, timef.Signal)):
+        return value.id
+    if isinstance(value, timef.ScopedSpan):
+        return (value.kind, value.start, value.end, [s.id for s in value.signals])
+    return value
+
+
+def _items_from_hydrated_tasks(release, classes, **filters):
+    """task ID -> (item without values, {name: numpy values} per input record): what
+    TaskDataset's items hold, worked out from hydrated tasks (get_many) and signal values."""
+    with timef.TimeFReader.open(release) as r:
+        ids = r.read_task_table(**filters).to_pydict()["task_id"]
+        out = {}
+        for task in r.get_many(timef.Task, ids):
+            targets = None if task.targets is None else [_native_target(t) for t in task.targets]
+            item = {"task_id": task.id, "task_type": task.task_type,
+                    "prompt": timef.read_value(task.prompt),
+                    "inputs": [rec.id for rec in task.inputs], "targets": targets}
+            if task.task_type == "scalar_prediction" and targets is not None:
+                item["targets"] = torch.tensor([float(t) for t in targets], dtype=torch.float64)
+            if task.task_type == "classification":
+                labels = tuple(classes.index(t) for t in targets or [])
+                item["label"] = None if not labels else labels[0] if len(labels) == 1 else labels
+            values = [{s.name: r.signal_values(s.id).to_numpy() for s in rec.signals
+                       if s.spec.dtype != "str" and s.has_values} for rec in task.inputs]
+            out[task.id] = (item, values)
+        return out
+
+
+@pytest.mark.parametrize("filters", [{}, {"split": "train"}, {"task_type": "classification"},
+                                     {"task_type": "scalar_prediction"}])
+def test_task_items_equal_the_hydrated_tasks(registry, labelled, filters):
+    """Items (from the task and target tables) hold exactly what the hydrated tasks hold: every
+    target kind (text, numbers, booleans, records, signals, the four span kinds), a task of no
+    inline targets (None) and one of an explicit empty answer ([]), imported tasks (a child
+    release, parent IDs) and Zarr values, in the item structure and dtypes of before."""
+    releases = [str(registry / "timef" / name) for name in
+                ("hello-world/1.0.0", "hello-world/1.1.0", "hello-child/1.0.0",
+                 "hello-zarr/1.0.0")] + [labelled]
+    kinds = set()
+    for release in releases:
+        plain = TaskDataset(release, **filters)
+        full = TaskDataset(release, load_values=True, batch_size=2, **filters)
+        want = _items_from_hydrated_tasks(release, list(plain.classes), **filters)
+        assert [plain[i]["task_id"] for i in range(len(plain))] == sorted(want)
+        for i in range(len(plain)):
+            item, with_values = plain[i], full[i]
+            expected, values = want[item["task_id"]]
+            assert list(item) == list(expected)
+            for key, value in expected.items():
+                if isinstance(value, torch.Tensor):
+                    assert _same_tensor(item[key], value), key
+                else:
+                    assert item[key] == value and type(item[key]) is type(value), key
+            targets = expected["targets"]
+            kinds.update([type(targets).__name__] if isinstance(targets, torch.Tensor) else
+                         (type(t).__name__ for t in targets or []))
+            assert set(with_values) - set(item) <= {"values", "valid"}
+            assert [sorted(v) for v in with_values["values"]] == [sorted(v) for v in values]
+            valid = with_values.get("valid", [{} for _ in values])
+            for got, got_valid, record in zip(with_values["values"], valid, values):
+                for name, array in record.items():
+                    tensor, steps = _to_tensor(array)  # the conversion items have always had
+                    assert _same_tensor(got[name], tensor), name
+                    assert (steps is None and name not in got_valid) or torch.equal(
+                        got_valid[name], steps), name
+    if not filters:
+        assert kinds == {"str", "int", "bool", "tuple", "Tensor"}  # floats: scalar_prediction
 
 
 RHYTHMS = ["normal", "af", "noise", "af", "normal", "af", "normal"]
