@@ -7,10 +7,14 @@
 //        (ReaderOptions::catalog_cache_bytes, 0 = every lookup runs SQL; ReaderOptions::
 //        decode_threads). batch_load: 64 refs through Reader::LoadValues; scan_eager: IterRecords
 //        with the values loaded in batches of 64 records ($PROBE_BATCH records when set).
+//        $PROBE_BETWEEN=trim|caches|both: what a caller does between two reads, untimed (below).
+#include <malloc.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <random>
 #include <span>
@@ -53,7 +57,14 @@ int main(int argc, char** argv) {
   std::vector<double> us;
   double sink = 0;
   using Clock = std::chrono::steady_clock;
+  // $PROBE_BETWEEN imitates what a caller does between two reads (the suite's peers, a training
+  // step), outside the timing: "trim" returns the heap's free memory to the system
+  // (malloc_trim), "caches" writes 64 MiB (evicts the CPU caches), "both" does both.
+  const std::string between = std::getenv("PROBE_BETWEEN") ? std::getenv("PROBE_BETWEEN") : "";
+  std::vector<char> evict(between == "caches" || between == "both" ? 64 << 20 : 0);
   for (int i = 0; i < n; ++i) {
+    if (between == "trim" || between == "both") malloc_trim(0);
+    if (!evict.empty()) std::memset(evict.data(), i & 0xff, evict.size());
     const auto start = Clock::now();
     if (mode == "series") {
       sink += reader.GetSignalValues(pick(signal_ids)).LoadValues()->size();

@@ -182,6 +182,14 @@ Json RandomSeriesWorkload(const SuiteOptions& options, CorpusKind kind, SeriesPa
   double sink = 0;
   const int passes = path == SeriesPath::kObject ? options.random_by_id_passes : options.repeats;
   const bool with_duckdb = path == SeriesPath::kIndex;
+  // Each peer reads the picks in a pass of its own: interleaved, every read started in the
+  // caches and heap the other peers' reads had just churned (a DuckDB query between two timef
+  // reads tripled them; docs/benchmarks.md, issue 37 section). The check against the raw store
+  // is outside the timed calls.
+  auto check = [&](std::int64_t id, std::span<const float> got) {
+    ++checked;
+    if (!SameBits(got, setup.raw.Series(id))) ++mismatches;
+  };
   for (int rep = 0; rep < passes; ++rep) {
     for (std::int64_t id : picks) {
       Stopwatch clock;
@@ -198,29 +206,26 @@ Json RandomSeriesWorkload(const SuiteOptions& options, CorpusKind kind, SeriesPa
           break;
       }
       timef.push_back(clock.Seconds() * kUs);
-
-      // The DuckDB lookup answers "values of signal ID" like the index path; it is timed there
-      // only (it is the slowest part of the suite).
-      std::vector<float> duck_values;
-      if (with_duckdb) {
+      sink += values->size();
+      if (rep == 0) check(id, Floats(*values));
+    }
+    // The DuckDB lookup answers "values of signal ID" like the index path; it is timed there
+    // only (it is the slowest part of the suite).
+    if (with_duckdb) {
+      for (std::int64_t id : picks) {
         Stopwatch duck_clock;
-        duck_values = setup.duckdb->ReadSeries(id);
+        const std::vector<float> duck_values = setup.duckdb->ReadSeries(id);
         duckdb.push_back(duck_clock.Seconds() * kUs);
+        sink += duck_values.size();
+        if (rep == 0) check(id, duck_values);
       }
-
+    }
+    for (std::int64_t id : picks) {
       Stopwatch raw_clock;
       const auto series = setup.raw.Series(id);
       const std::vector<float> raw_values(series.begin(), series.end());
       raw.push_back(raw_clock.Seconds() * kUs);
-
-      sink += values->size() + duck_values.size() + raw_values.size();
-      if (rep == 0) {
-        ++checked;
-        if (!SameBits(Floats(*values), raw_values) ||
-            (with_duckdb && !SameBits(duck_values, raw_values))) {
-          ++mismatches;
-        }
-      }
+      sink += raw_values.size();
     }
   }
   if (mismatches) throw std::runtime_error(std::to_string(mismatches) + " series differ");
@@ -265,6 +270,7 @@ Json BatchedRandomWorkload(const SuiteOptions& options, CorpusKind kind, SeriesP
   }
   Json timef = Json::array(), duckdb = Json::array(), raw = Json::array();
   double sink = 0;
+  // Each peer reads the batches in a pass of its own (as RandomSeriesWorkload).
   for (int rep = 0; rep < options.repeats; ++rep) {
     for (const auto& ids : batches) {
       Stopwatch clock;
@@ -289,13 +295,15 @@ Json BatchedRandomWorkload(const SuiteOptions& options, CorpusKind kind, SeriesP
           }
         }
       }
-
-      if (path == SeriesPath::kIndex) {  // the same DuckDB batches for both paths: timed once
+    }
+    if (path == SeriesPath::kIndex) {  // the same DuckDB batches for both paths: timed once
+      for (const auto& ids : batches) {
         Stopwatch duck_clock;
         for (const auto& values : setup.duckdb->ReadSeriesBatch(ids)) sink += values.size();
         duckdb.push_back(duck_clock.Seconds() * kMs);
       }
-
+    }
+    for (const auto& ids : batches) {
       Stopwatch raw_clock;
       for (std::int64_t id : ids) {
         const auto series = setup.raw.Series(id);
