@@ -144,6 +144,7 @@ ColumnChunkWriter::Extent ColumnChunkWriter::NextPage(Cursor& cursor) const {
   HybridCost definition(BitWidth(static_cast<std::uint64_t>(max_definition_)));
   HybridCost runs(dictionary ? index_bit_width_ : (encoding == Encoding::kRle ? 1 : 0));
   std::int64_t data_bits = 0;
+  bool large_page = false;  // the page holds a large row (below)
   const std::int64_t num_rows = stage_.num_rows();
   while (page.row_end < num_rows) {
     const auto r = static_cast<std::size_t>(page.row_end);
@@ -190,11 +191,21 @@ ColumnChunkWriter::Extent ColumnChunkWriter::NextPage(Cursor& cursor) const {
         row_runs.Add(dictionary ? indices[i] : std::to_integer<std::uint32_t>(booleans[i]), 1);
       }
     }
+    // What the row adds to the page; a row of at least a quarter of the target is large: it gets
+    // a page of its own, so a one-row read decodes no other row (docs/format.md §7.4).
+    const std::int64_t row_bits = row_repetition.bits() - repetition.bits() +
+                                  row_definition.bits() - definition.bits() + row_data_bits +
+                                  row_runs.bits() - runs.bits();
+    const bool large_row = row_bits * 4 >= target_bits_;
     if (page.row_end > page.row_begin) {
       const std::int64_t bits = fixed_bits + row_repetition.bits() + row_definition.bits() +
                                 data_bits + row_data_bits + row_runs.bits();
-      if (bits > target_bits_ || page.num_levels + levels > kMaxPageLevels) break;
+      if (bits > target_bits_ || large_row || large_page ||
+          page.num_levels + levels > kMaxPageLevels) {
+        break;
+      }
     }
+    large_page = large_row;
     repetition = row_repetition;
     definition = row_definition;
     runs = row_runs;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "parquet/file_writer.h"
@@ -104,6 +105,36 @@ TEST(WriterLayoutTest, LargeRowGetsAPageOfItsOwn) {
   }
   EXPECT_EQ(first_rows, (std::vector<std::int64_t>{0, 2, 3}));
   EXPECT_GT(chunk.pages[1].header.uncompressed_page_size, 40000);
+}
+
+// docs/format.md §7.4: a row of at least a quarter of the page target has a page to itself (a
+// one-row read decodes no other row); smaller rows share pages up to the target. Without that
+// rule these rows would fill pages of 4 and 2 rows.
+TEST(WriterLayoutTest, RowOfAQuarterOfTheTargetGetsAPageOfItsOwn) {
+  const ColumnDescriptor column = Column("l", Type::kDouble, false, true, false);
+  auto rows_of = [](const std::vector<std::size_t>& lengths) {
+    Rows rows;
+    for (std::size_t length : lengths) {
+      Cell cell;
+      for (std::size_t i = 0; i < length; ++i) cell.items.push_back(Raw(static_cast<double>(i)));
+      rows.push_back(cell);
+    }
+    return rows;
+  };
+  // 16 KiB target: 600 doubles (4,800 bytes) are large, 400 (3,200 bytes) are not.
+  const WriterOptions options = Options(Encoding::kPlain, 16 * 1024);
+  for (const auto& [lengths, per_page] :
+       std::vector<std::pair<std::vector<std::size_t>, std::vector<std::size_t>>>{
+           {{400, 400, 600, 400, 400, 400}, {2, 1, 3}},
+           {{600, 600, 400, 400}, {1, 1, 2}},
+           {{400, 400, 400, 400, 400, 400}, {5, 1}},
+       }) {
+    const Rows rows = rows_of(lengths);
+    const auto parsed = ParseFile(WriteFile({column}, {{rows}}, options));
+    const auto decoded = DecodeChunk(column, parsed.chunks[0][0]);
+    EXPECT_EQ(decoded.rows, rows);
+    EXPECT_EQ(decoded.rows_per_page, per_page) << "rows of " << ::testing::PrintToString(lengths);
+  }
 }
 
 TEST(WriterLayoutTest, DictionaryFallsBackPerColumnChunk) {
