@@ -94,7 +94,11 @@ ColumnChunkWriter::ColumnChunkWriter(const ColumnDescriptor& column,
       width_(static_cast<std::size_t>(SlotWidth(column.physical_type, column.type_length))),
       max_definition_(column.max_definition_level()),
       max_repetition_(column.max_repetition_level()),
-      target_bits_(options.data_page_target_bytes * 8),
+      // In bits; a target past what int64 bits can count (data_page_target_bytes has no upper
+      // limit) means no limit.
+      target_bits_(
+          std::min(options.data_page_target_bytes, std::numeric_limits<std::int64_t>::max() / 8) *
+          8),
       page_version_(options.data_page_version),
       truncate_bytes_(options.statistics_truncate_bytes),
       output_name_(options.name),

@@ -137,6 +137,20 @@ TEST(WriterLayoutTest, RowOfAQuarterOfTheTargetGetsAPageOfItsOwn) {
   }
 }
 
+// data_page_target_bytes has no upper limit (timef/write_options.h): the largest target means
+// one page per column chunk, not an overflow of the target counted in bits.
+TEST(WriterLayoutTest, LargestPageTargetMeansOnePage) {
+  const ColumnDescriptor column = Column("x", Type::kInt64);
+  std::vector<std::int64_t> values(5000);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::int64_t>(i);
+  const auto parsed =
+      ParseFile(WriteFile({column}, {{FlatOf(values)}},
+                          Options(Encoding::kPlain, std::numeric_limits<std::int64_t>::max())));
+  const auto decoded = DecodeChunk(column, parsed.chunks[0][0]);
+  EXPECT_EQ(decoded.rows, FlatOf(values));
+  EXPECT_EQ(decoded.rows_per_page, (std::vector<std::size_t>{5000}));
+}
+
 TEST(WriterLayoutTest, DictionaryFallsBackPerColumnChunk) {
   const ColumnDescriptor column = Column("s", Type::kByteArray);
   std::vector<std::string> distinct, repeated;
