@@ -28,7 +28,8 @@
   X(shard_target_bytes, std::int64_t, 128 * 1024 * 1024, 1, ::timef::write_option::kNoLimit,    \
     "a values shard or payload file is closed once it holds this many bytes (§7.3)")             \
   X(data_page_target_bytes, std::int64_t, 16 * 1024, 1, ::timef::write_option::kNoLimit,        \
-    "a data page is closed before a row that would take it past this many bytes (§7.3)")         \
+    "a data page is closed before a row that would take it past this many bytes; a row of at "   \
+    "least a quarter of it gets a page of its own (§7.3, §7.4)")                                 \
   X(compression_level, int, 19, 1, 22,                                                            \
     "zstd level of the values and payload pages (checked only with zstd compression)")          \
   X(threads, int, 1, 1, 256,                                                                      \
