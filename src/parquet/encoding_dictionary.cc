@@ -342,6 +342,19 @@ __attribute__((target("avx512f"))) void Gather64Avx512(const uint64_t* dict, con
 }  // namespace
 
 namespace encoding_internal {
+namespace {
+
+#ifdef TIMEF_X86_GATHER
+// kBest as the widest path this CPU has (AVX-512, then AVX2, then scalar); others as given.
+GatherPath Resolve(GatherPath path) {
+  if (path != GatherPath::kBest) return path;
+  return __builtin_cpu_supports("avx512f") ? GatherPath::kAvx512
+         : __builtin_cpu_supports("avx2")  ? GatherPath::kAvx2
+                                           : GatherPath::kScalar;
+}
+#endif
+
+}  // namespace
 
 bool GatherPathAvailable(GatherPath path) {
   switch (path) {
@@ -365,11 +378,7 @@ bool GatherPathAvailable(GatherPath path) {
 void Gather32(const uint32_t* dict, const uint32_t* index, uint32_t* dst, size_t n,
               GatherPath path) {
 #ifdef TIMEF_X86_GATHER
-  if (path == GatherPath::kBest) {
-    path = __builtin_cpu_supports("avx512f") ? GatherPath::kAvx512
-           : __builtin_cpu_supports("avx2")  ? GatherPath::kAvx2
-                                             : GatherPath::kScalar;
-  }
+  path = Resolve(path);
   if (path == GatherPath::kAvx512) return Gather32Avx512(dict, index, dst, n);
   if (path == GatherPath::kAvx2) return Gather32Avx2(dict, index, dst, n);
 #endif
@@ -378,11 +387,7 @@ void Gather32(const uint32_t* dict, const uint32_t* index, uint32_t* dst, size_t
 
 uint32_t Largest32(const uint32_t* values, size_t n, GatherPath path) {
 #ifdef TIMEF_X86_GATHER
-  if (path == GatherPath::kBest) {
-    path = __builtin_cpu_supports("avx512f") ? GatherPath::kAvx512
-           : __builtin_cpu_supports("avx2")  ? GatherPath::kAvx2
-                                             : GatherPath::kScalar;
-  }
+  path = Resolve(path);
   if (path == GatherPath::kAvx512) return Largest32Avx512(values, n);
   if (path == GatherPath::kAvx2) return Largest32Avx2(values, n);
 #endif
@@ -392,8 +397,7 @@ uint32_t Largest32(const uint32_t* values, size_t n, GatherPath path) {
 void Gather64(const uint64_t* dict, const uint32_t* index, uint64_t* dst, size_t n,
               GatherPath path) {
 #ifdef TIMEF_X86_GATHER
-  if (path == GatherPath::kBest && __builtin_cpu_supports("avx512f")) path = GatherPath::kAvx512;
-  if (path == GatherPath::kAvx512) return Gather64Avx512(dict, index, dst, n);
+  if (Resolve(path) == GatherPath::kAvx512) return Gather64Avx512(dict, index, dst, n);
 #endif
   Gather64Scalar(dict, index, dst, n);
 }
