@@ -30,8 +30,8 @@ test: build
 # checks in which no timef code runs (Python over the sources' text or over JSON files another
 # test wrote), so a sanitizer has nothing to add; each says why where it is registered. CI (.ci/run) runs
 # it after `make test`: 1,963 s on 2 cores with a cold cache on a fresh machine on 2026-12-07
-# (build about 14 min, ctest 1,104 s; docs/architecture.md, "Tests and CI time"). `make fuzz` is
-# separate.
+# (build about 14 min, ctest 1,104 s), 1,207 s with a warm one and 2-frame allocation stacks
+# (ctest 821 s; docs/architecture.md, "Tests and CI time"). `make fuzz` is separate.
 # ASan's run-time options there. Leak checking on. malloc_context_size=2: a report names the
 # allocating (and freeing) function and the allocator call above it, not 30 frames (the default).
 # ASan records that stack at every malloc, most of them DuckDB's (it intercepts the uninstrumented
