@@ -132,16 +132,24 @@ TEST_F(ManyTasksTest, IterTasksInRoundsOfIdRangesAgreesWithReadTasks) {
       ASSERT_EQ(*a.id(), *b.id());
       EXPECT_EQ(a.type(), b.type());
       EXPECT_EQ(a.prompt().has_value(), b.prompt().has_value()) << *a.id();
-      if (a.prompt() && b.prompt()) EXPECT_EQ(a.prompt()->Read(), b.prompt()->Read());
+      if (a.prompt() && b.prompt()) {
+        EXPECT_EQ(a.prompt()->Read(), b.prompt()->Read());
+      }
       EXPECT_EQ(a.rationale().has_value(), b.rationale().has_value()) << *a.id();
-      if (a.rationale() && b.rationale()) EXPECT_EQ(a.rationale()->Read(), b.rationale()->Read());
+      if (a.rationale() && b.rationale()) {
+        EXPECT_EQ(a.rationale()->Read(), b.rationale()->Read());
+      }
       EXPECT_EQ(ids(a.inputs()), ids(b.inputs())) << *a.id();
       EXPECT_EQ(ids(a.candidate_records()), ids(b.candidate_records())) << *a.id();
       EXPECT_EQ(ids(a.from_tasks()), ids(b.from_tasks())) << *a.id();
       EXPECT_EQ(a.has_inline_targets(), b.has_inline_targets()) << *a.id();
-      if (a.targets() && b.targets()) EXPECT_EQ(a.targets()->size(), b.targets()->size());
+      if (a.targets() && b.targets()) {
+        EXPECT_EQ(a.targets()->size(), b.targets()->size());
+      }
       EXPECT_EQ(a.scope().has_value(), b.scope().has_value()) << *a.id();
-      if (a.scope() && b.scope()) EXPECT_EQ(ids(a.scope()->signals), ids(b.scope()->signals));
+      if (a.scope() && b.scope()) {
+        EXPECT_EQ(ids(a.scope()->signals), ids(b.scope()->signals));
+      }
       EXPECT_EQ(a.annotations().size(), b.annotations().size()) << *a.id();
       EXPECT_EQ(a.input_annotations().size(), b.input_annotations().size()) << *a.id();
       EXPECT_EQ(a.target_annotations().size(), b.target_annotations().size()) << *a.id();

@@ -233,7 +233,9 @@ TEST_P(ViewApiTest, RangesAreExactForRandomWindowsOfEveryDtype) {
       EXPECT_LE(got["start_step"].get<std::int64_t>(), a) << target;
       EXPECT_EQ(got["end_step"].get<std::int64_t>(), b) << target;
       EXPECT_LE(got["min"].size(), static_cast<std::size_t>(buckets)) << target;
-      if (b - a <= buckets) EXPECT_EQ(got["step"], 1) << target;
+      if (b - a <= buckets) {
+        EXPECT_EQ(got["step"], 1) << target;
+      }
       from_statistics += got["pages_from_statistics"].get<std::int64_t>();
       ExpectExact(*all, got, signal->name() + " " + target);
     }
@@ -275,7 +277,9 @@ TEST_P(ViewApiTest, ValuePagesCoverTheSignalAndMatchItsValues) {
     EXPECT_EQ(pages.back().end, kSteps);
     const ValueArray all = ref.ReadSteps(0, kSteps);
     for (std::size_t i = 0; i < pages.size(); ++i) {
-      if (i > 0) EXPECT_EQ(pages[i].begin, pages[i - 1].end);
+      if (i > 0) {
+        EXPECT_EQ(pages[i].begin, pages[i - 1].end);
+      }
       if (!pages[i].bounded) continue;
       Json one = {{"start_step", pages[i].begin},
                   {"end_step", pages[i].end},
