@@ -5,7 +5,8 @@
 # parsing them again:
 #   timef_pch_pic   position-independent objects (the modules, the CLI objects, the view)
 #   timef_pch_exe   executables (examples, tools, fixtures, benches)
-#   timef_pch_test  GoogleTest binaries and their support objects (adds GoogleTest)
+#   timef_pch_test  GoogleTest binaries and their support objects, and other objects compiled
+#                   as test code (timef_test_compile_options; adds GoogleTest)
 # GCC accepts a precompiled header only when it was built with the same -fpic/-fpie setting,
 # debug-info level and __OPTIMIZE__ as the unit using it (CMake passes -Winvalid-pch, so a
 # rejected one shows as a warning), hence the separate PIC and PIE donors; the test support
@@ -88,8 +89,17 @@ function(timef_pch_apply dir)
     else()
       continue()
     endif()
+    get_target_property(test_code ${target} TIMEF_TEST_CODE)
     if(pie AND TARGET timef_pch_test AND "GTest::gtest" IN_LIST links)
       set(donor timef_pch_test)
+    elseif(pie AND TARGET timef_pch_test AND test_code)
+      # Test code that does not use GoogleTest (a fixture's writer): the test header was built
+      # with GoogleTest's flags (-DGTEST_HAS_PTHREAD=1), which GCC requires of its users too.
+      set(donor timef_pch_test)
+      target_compile_options(${target}
+        PRIVATE $<TARGET_PROPERTY:GTest::gtest,INTERFACE_COMPILE_OPTIONS>)
+      target_compile_definitions(${target}
+        PRIVATE $<TARGET_PROPERTY:GTest::gtest,INTERFACE_COMPILE_DEFINITIONS>)
     elseif(pie)
       set(donor timef_pch_exe)
     else()

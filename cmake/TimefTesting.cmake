@@ -71,6 +71,9 @@ function(timef_test_compile_options target)
     set_target_properties(${target} PROPERTIES DISABLE_PRECOMPILE_HEADERS ON)
   else()
     target_compile_options(${target} PRIVATE ${TIMEF_TEST_CODE_OPTIONS})
+    # Compiled as the GoogleTest binaries are, so it takes their precompiled header even when it
+    # does not link GoogleTest (cmake/TimefPch.cmake): the others were built optimised.
+    set_target_properties(${target} PROPERTIES TIMEF_TEST_CODE ON)
   endif()
 endfunction()
 
