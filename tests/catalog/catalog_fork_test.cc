@@ -168,6 +168,15 @@ TEST(CatalogForkTest, CloseCutsShortAResultBeingReadInAnotherThread) {
 }
 
 TEST(CatalogForkTest, ForkInterruptsAQueryInAnotherThread) {
+#ifdef __SANITIZE_ADDRESS__
+  // GCC 12's AddressSanitizer does not hold its allocator's locks across fork() (LLVM's runtime
+  // does since version 17). Here the other thread is still unwinding its interrupted query, and
+  // allocating, while fork() returns, so the child can inherit a size class's lock held by a
+  // thread it does not have and wait forever at its first allocation of that size (seen once in
+  // the sanitizer stage of CI, 2026-12-07). That would test the sanitizer's runtime, not timef's
+  // fork handling, which this case checks in the optimised tree (`make test`).
+  GTEST_SKIP() << "fork() beside an allocating thread can deadlock GCC 12's ASan allocator";
+#endif
   ScratchDir dir;
   MakeValidCatalog(dir / "control.duckdb");
   CatalogReader reader(dir / "control.duckdb", ValidIdentity());
