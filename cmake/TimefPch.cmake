@@ -90,16 +90,14 @@ function(timef_pch_apply dir)
       continue()
     endif()
     get_target_property(test_code ${target} TIMEF_TEST_CODE)
-    if(pie AND TARGET timef_pch_test AND "GTest::gtest" IN_LIST links)
+    if(pie AND TARGET timef_pch_test AND ("GTest::gtest" IN_LIST links OR test_code))
       set(donor timef_pch_test)
-    elseif(pie AND TARGET timef_pch_test AND test_code)
-      # Test code that does not use GoogleTest (a fixture's writer): the test header was built
-      # with GoogleTest's flags (-DGTEST_HAS_PTHREAD=1), which GCC requires of its users too.
-      set(donor timef_pch_test)
-      target_compile_options(${target}
-        PRIVATE $<TARGET_PROPERTY:GTest::gtest,INTERFACE_COMPILE_OPTIONS>)
-      target_compile_definitions(${target}
-        PRIVATE $<TARGET_PROPERTY:GTest::gtest,INTERFACE_COMPILE_DEFINITIONS>)
+      if(NOT "GTest::gtest" IN_LIST links)
+        # Test code without GoogleTest (a fixture's writer): the test header was built with
+        # GoogleTest's flags (-DGTEST_HAS_PTHREAD=1), which GCC requires of its users too.
+        target_compile_options(${target}
+          PRIVATE $<TARGET_PROPERTY:GTest::gtest,INTERFACE_COMPILE_OPTIONS>)
+      endif()
     elseif(pie)
       set(donor timef_pch_exe)
     else()
