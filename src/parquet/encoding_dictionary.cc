@@ -342,19 +342,6 @@ __attribute__((target("avx512f"))) void Gather64Avx512(const uint64_t* dict, con
 }  // namespace
 
 namespace encoding_internal {
-namespace {
-
-#ifdef TIMEF_X86_GATHER
-// kBest as the widest path this CPU has (AVX-512, then AVX2, then scalar); others as given.
-GatherPath Resolve(GatherPath path) {
-  if (path != GatherPath::kBest) return path;
-  return __builtin_cpu_supports("avx512f") ? GatherPath::kAvx512
-         : __builtin_cpu_supports("avx2")  ? GatherPath::kAvx2
-                                           : GatherPath::kScalar;
-}
-#endif
-
-}  // namespace
 
 bool GatherPathAvailable(GatherPath path) {
   switch (path) {
@@ -374,6 +361,20 @@ bool GatherPathAvailable(GatherPath path) {
   }
   return false;
 }
+
+#ifdef TIMEF_X86_GATHER
+namespace {
+
+// kBest as the widest path this CPU has (AVX-512, then AVX2, then scalar); others as given.
+GatherPath Resolve(GatherPath path) {
+  if (path != GatherPath::kBest) return path;
+  return GatherPathAvailable(GatherPath::kAvx512) ? GatherPath::kAvx512
+         : GatherPathAvailable(GatherPath::kAvx2) ? GatherPath::kAvx2
+                                                  : GatherPath::kScalar;
+}
+
+}  // namespace
+#endif
 
 void Gather32(const uint32_t* dict, const uint32_t* index, uint32_t* dst, size_t n,
               GatherPath path) {
