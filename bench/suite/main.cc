@@ -214,10 +214,12 @@ std::vector<Workload> WorkloadsFor(CorpusKind kind) {
   const Workload random{"random_series", "µs", false, series(SeriesPath::kIndex)};
   const Workload random_object{"random_series_object", "µs", false, series(SeriesPath::kObject)};
   const Workload random_handle{"random_series_handle", "µs", false, series(SeriesPath::kHandle)};
+  const Workload random_into{"random_series_into", "µs", false, series(SeriesPath::kInto)};
   const Workload random_record{"random_record", "µs", false, RandomRecordWorkload};
   const Workload batched{"batched_random", "ms/batch", false, batch(SeriesPath::kIndex)};
   const Workload batched_object{"batched_random_object", "ms/batch", false,
                                 batch(SeriesPath::kObject)};
+  const Workload batched_into{"batched_random_into", "ms/batch", false, batch(SeriesPath::kInto)};
   const Workload window{"window", "ms/window", false, WindowWorkload};
   const Workload verify{"verify", "s", false, VerifyWorkload};
   const Workload tasks{"task_hydration", "s", false, [](const SuiteOptions& o, CorpusKind k) {
@@ -235,9 +237,11 @@ std::vector<Workload> WorkloadsFor(CorpusKind kind) {
               random,
               random_object,
               random_handle,
+              random_into,
               random_record,
               batched,
               batched_object,
+              batched_into,
               window,
               verify,
               {"zarr_write", "s", false, ZarrWriteWorkload},
@@ -245,8 +249,9 @@ std::vector<Workload> WorkloadsFor(CorpusKind kind) {
               {"zarr_random_series", "µs", false, ZarrRandomSeriesWorkload},
               {"zarr_window", "ms/window", false, ZarrWindowWorkload}};
     case CorpusKind::kTsqa:
-      return {open,          scan,    scan_values,    random, random_object, random_handle,
-              random_record, batched, batched_object, window, verify};
+      return {open,          scan,        scan_values,   random,  random_object,
+              random_handle, random_into, random_record, batched, batched_object,
+              batched_into,  window,      verify};
     case CorpusKind::kLong:
       // A few 50M-sample series: single-series reads would just be scans; windows matter.
       return {open, scan, window, verify};

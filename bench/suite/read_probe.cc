@@ -2,10 +2,11 @@
 // a loop with nothing else in the process, so that `perf record` sees only that path. Not a
 // benchmark (the suite times and checks); it prints the median per operation as a sanity figure.
 //
-// usage: timef_read_probe RELEASE series|object|handle|batch|batch_load|batch_object|record|scan|
-//        scan_eager|scan_values N [SEED] [CATALOG_CACHE_BYTES] [DECODE_THREADS]
+// usage: timef_read_probe RELEASE series|series_into|object|handle|batch|batch_load|batch_object|
+//        record|scan|scan_eager|scan_values N [SEED] [CATALOG_CACHE_BYTES] [DECODE_THREADS]
 //        (ReaderOptions::catalog_cache_bytes, 0 = every lookup runs SQL; ReaderOptions::
-//        decode_threads). batch_load: 64 refs through Reader::LoadValues; scan_eager: IterRecords
+//        decode_threads). series_into: LoadValuesInto a float32 buffer kept across reads (float32
+//        releases only). batch_load: 64 refs through Reader::LoadValues; scan_eager: IterRecords
 //        with the values loaded in batches of 64 records ($PROBE_BATCH records when set).
 //        $PROBE_BETWEEN=trim|caches|both: what a caller does between two reads, untimed (below).
 #include <malloc.h>
@@ -35,8 +36,8 @@ double Median(std::vector<double> v) {
 int main(int argc, char** argv) {
   if (argc < 4) {
     std::cerr << "usage: timef_read_probe RELEASE "
-                 "series|object|handle|batch|batch_load|batch_object|record|scan|scan_eager|scan_"
-                 "values N "
+                 "series|series_into|object|handle|batch|batch_load|batch_object|record|scan|"
+                 "scan_eager|scan_values N "
                  "[SEED] [CATALOG_CACHE_BYTES] [DECODE_THREADS]\n";
     return 2;
   }
@@ -61,6 +62,7 @@ int main(int argc, char** argv) {
   // step), outside the timing: "trim" returns the heap's free memory to the system
   // (malloc_trim), "caches" writes 64 MiB (evicts the CPU caches), "both" does both.
   const std::string between = std::getenv("PROBE_BETWEEN") ? std::getenv("PROBE_BETWEEN") : "";
+  std::vector<float> buffer;  // series_into's, kept across reads
   std::vector<char> evict(between == "caches" || between == "both" ? 64 << 20 : 0);
   for (int i = 0; i < n; ++i) {
     if (between == "trim" || between == "both") malloc_trim(0);
@@ -68,6 +70,13 @@ int main(int argc, char** argv) {
     const auto start = Clock::now();
     if (mode == "series") {
       sink += reader.GetSignalValues(pick(signal_ids)).LoadValues()->size();
+    } else if (mode == "series_into") {
+      const timef::SignalValuesRef ref = reader.GetSignalValues(pick(signal_ids));
+      if (buffer.size() < static_cast<std::size_t>(ref.n_values())) {
+        buffer.resize(static_cast<std::size_t>(ref.n_values()));
+      }
+      ref.LoadValuesInto(std::span(buffer).first(static_cast<std::size_t>(ref.n_values())));
+      sink += buffer[0];
     } else if (mode == "object") {
       sink += reader.GetSignal(pick(signal_ids))->LoadValues()->size();
     } else if (mode == "scan") {  // one operation = a full pass: IterRecords + every LoadValues

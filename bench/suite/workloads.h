@@ -94,11 +94,14 @@ enum class SeriesPath {
   kIndex,   // Reader::GetSignalValues(id).LoadValues(): the compact locator index, no record built
   kObject,  // Reader::GetSignal(id)->LoadValues(): hydrates the signal's whole record first
   kHandle,  // LoadValues() on signals hydrated before timing
+  kInto,    // Reader::GetSignalValues(id).LoadValuesInto(buffer): kIndex into a buffer kept across
+            // reads (the raw peer copies into a kept buffer too)
 };
 Json RandomSeriesWorkload(const SuiteOptions& options, CorpusKind kind, SeriesPath path);
 // Reader::GetRecord(id) of random records (built lazily).
 Json RandomRecordWorkload(const SuiteOptions& options, CorpusKind kind);
-// kIndex: GetSignalValues(64 IDs); kObject: GetSignals(64 IDs) (records built).
+// kIndex: GetSignalValues(64 IDs) + LoadValues; kObject: GetSignals(64 IDs) (records built);
+// kInto: GetSignalValues(64 IDs) + LoadValuesInto one buffer kept across batches.
 Json BatchedRandomWorkload(const SuiteOptions& options, CorpusKind kind, SeriesPath path);
 Json WindowWorkload(const SuiteOptions& options, CorpusKind kind);
 Json VerifyWorkload(const SuiteOptions& options, CorpusKind kind);

@@ -181,7 +181,11 @@ Json RandomSeriesWorkload(const SuiteOptions& options, CorpusKind kind, SeriesPa
   std::int64_t checked = 0, mismatches = 0;
   double sink = 0;
   const int passes = path == SeriesPath::kObject ? options.random_by_id_passes : options.repeats;
-  const bool with_duckdb = path == SeriesPath::kIndex;
+  const bool with_duckdb = path == SeriesPath::kIndex || path == SeriesPath::kInto;
+  // kInto's buffer, kept across reads like a training loop's (sized before timing).
+  std::size_t longest = 0;
+  for (std::int64_t id : picks) longest = std::max(longest, setup.raw.Series(id).size());
+  std::vector<float> buffer(path == SeriesPath::kInto ? longest : 0);
   // Each peer reads the picks in a pass of its own: interleaved, every read started in the
   // caches and heap the other peers' reads had just churned (a DuckDB query between two timef
   // reads tripled them; docs/benchmarks.md, issue 37 section). The check against the raw store
@@ -204,6 +208,16 @@ Json RandomSeriesWorkload(const SuiteOptions& options, CorpusKind kind, SeriesPa
         case SeriesPath::kHandle:
           values = hydrated.at(id)->LoadValues();
           break;
+        case SeriesPath::kInto: {
+          const SignalValuesRef ref = setup.reader.GetSignalValues(id);
+          const std::span<float> into =
+              std::span(buffer).first(static_cast<std::size_t>(ref.n_values()));
+          ref.LoadValuesInto(into);
+          timef.push_back(clock.Seconds() * kUs);
+          sink += static_cast<double>(into.size());
+          if (rep == 0) check(id, into);
+          continue;
+        }
       }
       timef.push_back(clock.Seconds() * kUs);
       sink += values->size();
@@ -223,6 +237,12 @@ Json RandomSeriesWorkload(const SuiteOptions& options, CorpusKind kind, SeriesPa
     for (std::int64_t id : picks) {
       Stopwatch raw_clock;
       const auto series = setup.raw.Series(id);
+      if (path == SeriesPath::kInto) {
+        std::copy(series.begin(), series.end(), buffer.begin());
+        raw.push_back(raw_clock.Seconds() * kUs);
+        sink += buffer[series.size() / 2];
+        continue;
+      }
       const std::vector<float> raw_values(series.begin(), series.end());
       raw.push_back(raw_clock.Seconds() * kUs);
       sink += raw_values.size();
@@ -270,6 +290,16 @@ Json BatchedRandomWorkload(const SuiteOptions& options, CorpusKind kind, SeriesP
   }
   Json timef = Json::array(), duckdb = Json::array(), raw = Json::array();
   double sink = 0;
+  // kInto's buffer for the largest batch, kept across batches (sized before timing); the raw peer
+  // copies into it too.
+  const bool into = path == SeriesPath::kInto;
+  std::size_t most = 0;
+  for (const auto& ids : batches) {
+    std::size_t values = 0;
+    for (std::int64_t id : ids) values += setup.raw.Series(id).size();
+    most = std::max(most, values);
+  }
+  std::vector<float> buffer(into ? most : 0);
   // Each peer reads the batches in a pass of its own (as RandomSeriesWorkload).
   for (int rep = 0; rep < options.repeats; ++rep) {
     for (const auto& ids : batches) {
@@ -277,6 +307,30 @@ Json BatchedRandomWorkload(const SuiteOptions& options, CorpusKind kind, SeriesP
       // The batch API of each path: Reader::LoadValues decodes the batch on the reader's decode
       // threads; GetSignals builds the records first.
       std::vector<std::shared_ptr<const model::ValueArray>> loaded;
+      if (into) {
+        const std::vector<SignalValuesRef> refs = setup.reader.GetSignalValues(ids);
+        std::vector<model::ScalarSpan> outs;
+        outs.reserve(refs.size());
+        std::size_t at = 0;
+        for (const SignalValuesRef& ref : refs) {
+          outs.push_back(std::span(buffer).subspan(at, static_cast<std::size_t>(ref.n_values())));
+          at += static_cast<std::size_t>(ref.n_values());
+        }
+        setup.reader.LoadValuesInto(refs, outs);
+        timef.push_back(clock.Seconds() * kMs);
+        sink += buffer[at / 2];
+        if (rep == 0) {
+          for (std::size_t i = 0; i < ids.size(); ++i) {
+            const auto series = setup.raw.Series(ids[i]);
+            if (!SameBits(std::get<std::span<float>>(outs[i]),
+                          std::vector<float>(series.begin(), series.end()))) {
+              throw std::runtime_error("batched read of signal " + std::to_string(ids[i]) +
+                                       " into a buffer differs from the raw store");
+            }
+          }
+        }
+        continue;
+      }
       if (path == SeriesPath::kIndex) {
         loaded = setup.reader.LoadValues(setup.reader.GetSignalValues(ids));
       } else {
@@ -296,7 +350,7 @@ Json BatchedRandomWorkload(const SuiteOptions& options, CorpusKind kind, SeriesP
         }
       }
     }
-    if (path == SeriesPath::kIndex) {  // the same DuckDB batches for both paths: timed once
+    if (path != SeriesPath::kObject) {  // the same DuckDB batches as kObject's: timed here
       for (const auto& ids : batches) {
         Stopwatch duck_clock;
         for (const auto& values : setup.duckdb->ReadSeriesBatch(ids)) sink += values.size();
@@ -305,11 +359,17 @@ Json BatchedRandomWorkload(const SuiteOptions& options, CorpusKind kind, SeriesP
     }
     for (const auto& ids : batches) {
       Stopwatch raw_clock;
+      std::size_t at = 0;
       for (std::int64_t id : ids) {
         const auto series = setup.raw.Series(id);
-        sink += std::vector<float>(series.begin(), series.end()).size();
+        if (into) {
+          at = std::copy(series.begin(), series.end(), buffer.begin() + at) - buffer.begin();
+        } else {
+          sink += std::vector<float>(series.begin(), series.end()).size();
+        }
       }
       raw.push_back(raw_clock.Seconds() * kMs);
+      if (into) sink += buffer[at / 2];
     }
   }
   return Json{

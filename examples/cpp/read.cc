@@ -83,6 +83,28 @@ int main(int argc, char** argv) {
     }
     std::cout << signal_ids.size()
               << " signals loaded in batches of 12 on 2 threads: " << epoch_values << " values\n";
+    // The same epoch decoded into one buffer kept across batches (a training loop's input
+    // tensor): no array is made per signal. These leads are float32; each batch's leads go one
+    // after another in `buffer`.
+    std::vector<float> buffer;
+    std::int64_t into_values = 0;
+    for (std::size_t at = 0; at < all_ids.size(); at += 12) {
+      const auto batch = all_ids.subspan(at, std::min<std::size_t>(12, all_ids.size() - at));
+      const std::vector<SignalValuesRef> batch_refs = reader.GetSignalValues(batch);
+      std::size_t needed = 0;
+      for (const SignalValuesRef& ref : batch_refs) needed += ref.n_values();
+      if (buffer.size() < needed) buffer.resize(needed);
+      std::vector<model::ScalarSpan> outs;
+      std::size_t offset = 0;
+      for (const SignalValuesRef& ref : batch_refs) {
+        outs.push_back(std::span(buffer).subspan(offset, ref.n_values()));
+        offset += ref.n_values();
+      }
+      reader.LoadValuesInto(batch_refs, outs);
+      into_values += static_cast<std::int64_t>(offset);
+    }
+    std::cout << "the same into one buffer of " << buffer.size() << " floats: " << into_values
+              << " values\n";
 
     auto task = reader.GetTask(1);
     const std::string heading = "task 1: " + model::ToString(task->type());

@@ -7,6 +7,7 @@ table.
 
 import sys
 
+import numpy as np
 import timef
 
 
@@ -28,6 +29,13 @@ def main(release):
                  for batch, arrays in reader.iter_values(batch_size=16)]
         print(f"values-only epoch: {sum(n for n, _ in epoch)} series in {len(epoch)} batches, "
               f"{sum(v for _, v in epoch)} values")
+        # The same batch decoded into one padded array you keep (e.g. a pinned input tensor):
+        # row i gets series i from its start, no array is made per series.
+        batch = np.zeros((len(ids), max(a.shape[0] for a in arrays)), dtype=np.float32)
+        steps = reader.load_values_into(ids, batch)
+        same = all(row[:n].tobytes() == a.tobytes() for row, n, a in zip(batch, steps, arrays))
+        print(f"{len(ids)} series into one {batch.shape} array: {int(steps.sum())} values, "
+              f"equal: {same}")
         window = reader.get(timef.Signal, 1).read_steps(0, 500)
         print(f"signal 1, steps 0-500: {window.shape[0]} values")
         task = reader.get(timef.AnswerTask, 2)

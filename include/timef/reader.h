@@ -194,6 +194,17 @@ class SignalValuesRef {
   // Every value, decoded now (Error when the signal has no values). The same verb as
   // model::Signal::LoadValues(): one name for "load a signal's values" on both user-facing types.
   std::shared_ptr<const model::ValueArray> LoadValues() const;
+  // Every value decoded into the caller's buffers, with no array in between: `out` takes the
+  // n_values() × spec().StepWidth() scalars as the dtype's storage type (model::ScalarSpan: bool
+  // and uint8 as uint8_t, enum as int32_t codes), `validity` (empty, or n_values() bytes) 1 for a
+  // present step and 0 for a null one. A training loop that reads into buffers it keeps allocates
+  // nothing per read: once the shard is open and its dictionary cached (a local release's Parquet
+  // values), the decode goes through the reader's kept scratch into `out` (a Zarr chunk is decoded
+  // as an array and copied). Errors: those of LoadValues; ValidationError naming the signal for a
+  // buffer of another element type or size, a validity buffer of another size, a str signal (no
+  // fixed-width buffer), and for null steps when `validity` is empty (a null would otherwise read
+  // as the 0 in its slot). After an error the buffers' contents are unspecified.
+  void LoadValuesInto(model::ScalarSpan out, std::span<std::uint8_t> validity = {}) const;
   // Deprecated old name of LoadValues(), kept while other code moves over; do not use in new code.
   std::shared_ptr<const model::ValueArray> Load() const { return LoadValues(); }
   // Timesteps [begin, end) with the same rules as model::Signal::ReadSteps: end is clamped to
@@ -411,6 +422,15 @@ class Reader {
   // decoded); any other failure is thrown once every thread has stopped, the earliest run's first.
   std::vector<std::shared_ptr<const model::ValueArray>> LoadValues(
       std::span<const SignalValuesRef> refs);
+  // LoadValues into the caller's buffers: ref i into outs[i] and, when `validity` is not empty,
+  // validity[i] (each as SignalValuesRef::LoadValuesInto; `validity` empty or one span per ref).
+  // Decoded like LoadValues (storage order, on the decode threads), so the buffers must not
+  // overlap. Every buffer is checked before anything is decoded (ValidationError naming the
+  // signal, or the lists' sizes); other errors as LoadValues, nulls without a validity buffer once
+  // the batch is decoded.
+  void LoadValuesInto(std::span<const SignalValuesRef> refs,
+                      std::span<const model::ScalarSpan> outs,
+                      std::span<const std::span<std::uint8_t>> validity = {});
 
   std::shared_ptr<model::Task> GetTask(std::int64_t id,
                                        std::optional<model::TaskType> type = std::nullopt,

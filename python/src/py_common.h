@@ -68,6 +68,16 @@ py::object OwnedValuesToNumpy(model::ValueArray values, const model::Spec& spec)
 py::object WritableValuesToNumpy(std::shared_ptr<const model::ValueArray> values,
                                  const model::Spec& spec);
 
+// `count` elements from element `first` of a writable C-contiguous numpy array whose dtype is the
+// storage of spec.dtype (numpy bool for bool, int32 for enum codes), as a caller's buffer for
+// SignalValuesRef::LoadValuesInto; ValidationError naming `what` otherwise, and for str. The
+// array must outlive the span's use.
+model::ScalarSpan ScalarSpanOf(const py::array& array, const model::Spec& spec, py::ssize_t first,
+                               py::ssize_t count, const std::string& what);
+// The same for a validity buffer: a bool or uint8 array.
+std::span<std::uint8_t> ValiditySpanOf(const py::array& array, py::ssize_t first, py::ssize_t count,
+                                       const std::string& what);
+
 // Python values (numpy array, masked array, sequence) → a ValueArray of the spec's dtype. Copies.
 // ValidationError naming `what` when the values do not fit the dtype: a shape other than
 // [steps, *value_shape], or a conversion that would change a value (model::ConvertValues, the one

@@ -377,6 +377,94 @@ void BindReader(py::module_& m) {
             return out;
           },
           py::arg("ids"), py::arg("skip_valueless") = false, py::arg("writable") = false)
+      .def(
+          "load_values_into",
+          // out: a 2-D array (row i from its first column) or one array per ID; validity likewise
+          // or None. Returns each signal's steps.
+          [](Reader& r, std::vector<std::int64_t> ids, py::object out, py::object validity) {
+            std::vector<SignalValuesRef> refs;
+            {
+              py::gil_scoped_release release;
+              refs = r.GetSignalValues(ids);
+            }
+            // The arrays the spans point into, held until the decode returns.
+            std::vector<py::array> held;
+            auto buffers = [&](py::object given, const char* what, auto span_of) {
+              using Span = decltype(span_of(py::array(), std::size_t{0}, py::ssize_t{0},
+                                            py::ssize_t{0}, std::string()));
+              std::vector<Span> spans;
+              if (py::isinstance<py::array>(given)) {
+                py::array rows = py::reinterpret_borrow<py::array>(given);
+                if (rows.ndim() != 2 || rows.shape(0) != static_cast<py::ssize_t>(ids.size())) {
+                  throw ValidationError({.object = what, .where = ""},
+                                        "a 2-D array with one row per ID (" +
+                                            std::to_string(ids.size()) + "), or a list of arrays");
+                }
+                held.push_back(rows);
+                for (std::size_t i = 0; i < ids.size(); ++i) {
+                  spans.push_back(span_of(rows, i, i * rows.shape(1), rows.shape(1),
+                                          "signal " + std::to_string(ids[i])));
+                }
+                return spans;
+              }
+              py::sequence list = given.cast<py::sequence>();
+              if (list.size() != ids.size()) {
+                throw ValidationError({.object = what, .where = ""},
+                                      std::to_string(list.size()) + " arrays for " +
+                                          std::to_string(ids.size()) + " IDs");
+              }
+              for (std::size_t i = 0; i < ids.size(); ++i) {
+                py::array array = list[i].cast<py::array>();
+                held.push_back(array);
+                spans.push_back(
+                    span_of(array, i, 0, array.size(), "signal " + std::to_string(ids[i])));
+              }
+              return spans;
+            };
+            // A row of a 2-D array takes the signal's scalars from its start; an array of the
+            // list is the signal's whole buffer (its size is checked against the signal).
+            const bool rows = py::isinstance<py::array>(out);
+            auto scalars_of = [&](std::size_t i) {
+              return static_cast<py::ssize_t>(
+                  refs[i].n_values() * std::max<std::int64_t>(1, refs[i].spec().StepWidth()));
+            };
+            auto fit = [&](py::ssize_t room, py::ssize_t needed, const std::string& what) {
+              if (!rows) return room;
+              if (needed > room) {
+                throw ValidationError({.object = what, .where = "out"},
+                                      "the signal has " + std::to_string(needed) +
+                                          " values, a row holds " + std::to_string(room));
+              }
+              return needed;
+            };
+            std::vector<model::ScalarSpan> outs = buffers(
+                out, "out",
+                [&](const py::array& a, std::size_t i, py::ssize_t first, py::ssize_t room,
+                    const std::string& what) {
+                  if (!refs.empty() && !refs[i].has_values()) {
+                    throw Error({.object = what, .where = "values"}, "the signal has no values");
+                  }
+                  return ScalarSpanOf(a, refs.empty() ? model::Spec{} : refs[i].spec(), first,
+                                      fit(room, scalars_of(i), what), what);
+                });
+            std::vector<std::span<std::uint8_t>> valid;
+            if (!validity.is_none()) {
+              valid = buffers(validity, "validity",
+                              [&](const py::array& a, std::size_t i, py::ssize_t first,
+                                  py::ssize_t room, const std::string& what) {
+                                return ValiditySpanOf(a, first, fit(room, refs[i].n_values(), what),
+                                                      what);
+                              });
+            }
+            {
+              py::gil_scoped_release release;
+              r.LoadValuesInto(refs, outs, valid);
+            }
+            py::array_t<std::int64_t> steps(static_cast<py::ssize_t>(refs.size()));
+            for (std::size_t i = 0; i < refs.size(); ++i) steps.mutable_at(i) = refs[i].n_values();
+            return steps;
+          },
+          py::arg("ids"), py::arg("out"), py::arg("validity") = py::none())
       .def("read_task_table", TableOfTasks<&Reader::ReadTaskTable>)
       .def("read_target_table", TableOfTasks<&Reader::ReadTargetTable>)
       .def("read_annotation_table",

@@ -76,6 +76,82 @@ py::object ArrayOf(const model::ValueArray& array, const model::Spec& spec, py::
 
 }  // namespace
 
+namespace {
+template <class T>
+model::ScalarSpan SpanOf(const py::array& array, DType dtype, py::ssize_t first, py::ssize_t count,
+                         const std::string& what) {
+  if (!array.dtype().is(NumpyDtype<T>(dtype))) {
+    throw ValidationError({.object = what, .where = "out"},
+                          "the array's dtype is " + py::str(array.dtype()).cast<std::string>() +
+                              ", " + std::string(ToString(dtype)) + " values need " +
+                              py::str(NumpyDtype<T>(dtype)).cast<std::string>());
+  }
+  return std::span<T>(static_cast<T*>(const_cast<void*>(array.data())) + first,
+                      static_cast<std::size_t>(count));
+}
+
+void CheckWritableContiguous(const py::array& array, const std::string& what, const char* where) {
+  const int flags = py::detail::array_proxy(array.ptr())->flags;
+  if ((flags & py::detail::npy_api::NPY_ARRAY_WRITEABLE_) == 0 ||
+      (flags & py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_) == 0) {
+    throw ValidationError({.object = what, .where = where},
+                          "expected a writable C-contiguous numpy array");
+  }
+}
+}  // namespace
+
+model::ScalarSpan ScalarSpanOf(const py::array& array, const model::Spec& spec, py::ssize_t first,
+                               py::ssize_t count, const std::string& what) {
+  CheckWritableContiguous(array, what, "out");
+  if (first < 0 || count < 0 || first + count > array.size()) {
+    throw ValidationError({.object = what, .where = "out"},
+                          "the array holds " + std::to_string(array.size()) + " values, " +
+                              std::to_string(first + count) + " needed");
+  }
+  switch (spec.dtype) {
+    case DType::kBool:
+    case DType::kUint8:
+      return SpanOf<std::uint8_t>(array, spec.dtype, first, count, what);
+    case DType::kInt8:
+      return SpanOf<std::int8_t>(array, spec.dtype, first, count, what);
+    case DType::kInt16:
+      return SpanOf<std::int16_t>(array, spec.dtype, first, count, what);
+    case DType::kInt32:
+    case DType::kEnum:
+      return SpanOf<std::int32_t>(array, spec.dtype, first, count, what);
+    case DType::kUint16:
+      return SpanOf<std::uint16_t>(array, spec.dtype, first, count, what);
+    case DType::kUint32:
+      return SpanOf<std::uint32_t>(array, spec.dtype, first, count, what);
+    case DType::kFloat32:
+      return SpanOf<float>(array, spec.dtype, first, count, what);
+    case DType::kFloat64:
+      return SpanOf<double>(array, spec.dtype, first, count, what);
+    case DType::kStr:
+      break;
+  }
+  throw ValidationError({.object = what, .where = "out"},
+                        "str values have no fixed-width buffer; load them as arrays");
+}
+
+std::span<std::uint8_t> ValiditySpanOf(const py::array& array, py::ssize_t first, py::ssize_t count,
+                                       const std::string& what) {
+  CheckWritableContiguous(array, what, "validity");
+  if (!array.dtype().is(py::dtype("?")) && !array.dtype().is(py::dtype::of<std::uint8_t>())) {
+    throw ValidationError(
+        {.object = what, .where = "validity"},
+        "a validity array is bool or uint8, not " + py::str(array.dtype()).cast<std::string>());
+  }
+  if (first < 0 || count < 0 || first + count > array.size()) {
+    throw ValidationError({.object = what, .where = "validity"},
+                          "the array holds " + std::to_string(array.size()) + " steps, " +
+                              std::to_string(first + count) + " needed");
+  }
+  return std::span<std::uint8_t>(
+      static_cast<std::uint8_t*>(const_cast<void*>(array.data())) + first,
+      static_cast<std::size_t>(count));
+}
+
 py::object ValuesToNumpy(std::shared_ptr<const model::ValueArray> values, const model::Spec& spec) {
   const model::ValueArray& array = *values;
   py::capsule owner(new std::shared_ptr<const model::ValueArray>(std::move(values)), [](void* p) {

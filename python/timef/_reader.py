@@ -351,6 +351,19 @@ class TimeFReader:
         for ``torch.from_numpy``; a buffer the call does not hold alone is copied). NotFoundError names every unknown ID."""
         return self._r.load_values(_check_ids(ids), False, bool(writable))
 
+    def load_values_into(self, ids, out, *, validity=None):
+        """Decodes the values of many signals straight into arrays you keep, with no array made
+        per signal: ``out`` is a 2-D array with one row per ID, each signal's values written from
+        the start of its row (the rest left as it is; pad first, e.g. with zeros), or a list of
+        one array per ID holding exactly its values. The dtype is the signal's storage type
+        (``numpy.bool_`` for bool, ``int32`` codes for enum); arrays must be writable and
+        C-contiguous. ``validity`` (the same form, bool or uint8, one entry per step) receives 1
+        for a present step and 0 for a null one, and is required when a signal has nulls. Decoded
+        like ``load_values`` (storage order, on the ``decode_threads`` threads). Returns each
+        signal's number of steps (int64 array). ValidationError names the signal whose buffer does
+        not fit; str signals have no such buffer."""
+        return self._r.load_values_into(_check_ids(ids), out, validity)
+
     def read_task_table(self, *, inputs=None, split=None, required_modalities=None,
                         supported_modalities=None, task_type=None):
         """One row per task (Arrow table; see timef.Table)."""

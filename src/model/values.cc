@@ -138,6 +138,71 @@ ValueArray SignalValues::ReadSteps(int64_t begin, int64_t end, int64_t step_widt
   return Load()->SliceSteps(begin, end, step_width);
 }
 
+void SignalValues::LoadInto(ScalarSpan out, std::span<uint8_t> validity,
+                            const std::string& object) const {
+  CopyValuesInto(*Load(), out, validity, object);
+}
+
+bool HoldsStorageOf(const ScalarSpan& out, DType dtype) {
+  return dtype != DType::kStr && out.index() == StorageIndex(dtype);
+}
+
+void CheckValueBuffers(DType dtype, int64_t scalars, int64_t steps, const ScalarSpan& out,
+                       std::span<const uint8_t> validity, const std::string& object) {
+  if (dtype == DType::kStr) {
+    internal::Fail(object, "values",
+                   "str values have no fixed-width buffer; load them as an array");
+  }
+  if (!HoldsStorageOf(out, dtype)) {
+    internal::Fail(object, "values",
+                   "the buffer's element type is not the storage of " +
+                       std::string(ToString(dtype)) + " values");
+  }
+  const auto held = static_cast<int64_t>(std::visit([](auto span) { return span.size(); }, out));
+  if (held != scalars) {
+    internal::Fail(object, "values",
+                   "the buffer holds " + std::to_string(held) + " values, the signal has " +
+                       std::to_string(scalars));
+  }
+  if (!validity.empty() && static_cast<int64_t>(validity.size()) != steps) {
+    internal::Fail(object, "validity",
+                   "the validity buffer holds " + std::to_string(validity.size()) +
+                       " bytes, the signal has " + std::to_string(steps) + " steps");
+  }
+}
+
+void ThrowNullsWithoutValidity(int64_t nulls, const std::string& object) {
+  internal::Fail(
+      object, "validity",
+      std::to_string(nulls) + " step(s) are null and no validity buffer was given to mark them");
+}
+
+void CopyValuesInto(const ValueArray& from, ScalarSpan out, std::span<uint8_t> validity,
+                    const std::string& object) {
+  if (out.index() != from.data().index() ||
+      std::visit([](auto span) { return span.size(); }, out) != static_cast<size_t>(from.size())) {
+    throw Error({.object = object, .where = "values"},
+                "the loaded values do not fit the buffer checked for them");
+  }
+  std::visit(
+      [&](auto span) {
+        using T = typename decltype(span)::value_type;
+        const auto& held = std::get<std::vector<T>>(from.data());
+        if (!held.empty()) std::memcpy(span.data(), held.data(), held.size() * sizeof(T));
+      },
+      out);
+  if (from.has_validity()) {
+    if (validity.empty()) ThrowNullsWithoutValidity(from.null_count(), object);
+    if (validity.size() != from.validity().size()) {
+      throw Error({.object = object, .where = "validity"},
+                  "the loaded validity does not fit the buffer checked for it");
+    }
+    std::memcpy(validity.data(), from.validity().data(), validity.size());
+  } else {
+    std::fill(validity.begin(), validity.end(), uint8_t{1});
+  }
+}
+
 std::shared_ptr<const ValueArray> LoaderValues::Load() const {
   return std::make_shared<const ValueArray>(loader_());
 }

@@ -28,6 +28,12 @@ std::shared_ptr<const model::ValueArray> LazySignalValues::Load() const {
   return std::make_shared<const model::ValueArray>(state_->ReadSignal(chunks_, *spec_));
 }
 
+void LazySignalValues::LoadInto(model::ScalarSpan out, std::span<std::uint8_t> validity,
+                                const std::string& object) const {
+  const std::int64_t nulls = state_->ReadSignalInto(chunks_, *spec_, out, validity);
+  if (nulls > 0 && validity.empty()) model::ThrowNullsWithoutValidity(nulls, object);
+}
+
 void SignalBatch::Fill() {
   job_.Wait();
   for (std::size_t i = 0; i < loaded_.size(); ++i) {

@@ -30,6 +30,9 @@ class LazySignalValues final : public model::SignalValues, public StoredChunks {
   model::ValueArray ReadSteps(std::int64_t begin, std::int64_t end,
                               std::int64_t step_width) const override;
   bool is_loaded() const override { return false; }
+  // Decodes straight into the caller's buffers (ReaderState::ReadSignalInto).
+  void LoadInto(model::ScalarSpan out, std::span<std::uint8_t> validity,
+                const std::string& object) const override;
   const std::vector<values::ChunkRef>& chunks() const { return chunks_; }
   const model::Spec& spec() const { return *spec_; }
   std::vector<ChunkLocator> StoredChunkLocators() const override;
@@ -78,9 +81,10 @@ class LoadedStoredValues final : public model::SignalValues, public StoredChunks
 
 // The values of a batch of lazy handles of one reader, decoded together on its decode lanes
 // (ReaderState::StartSignals): Add() every handle, start the batch once, Wait(), then take the
-// values (Value) or hand them to the objects waiting for them (Fill). Add and Fill are for the
-// thread that owns the batch; Wait and Value may be called from any thread once it is started.
-// Destroying a batch waits for its decoding.
+// values (Value) or hand them to the objects waiting for them (Fill). A batch whose items are all
+// added with AddInto decodes into the caller's buffers instead (Nulls). Add, AddInto and Fill are
+// for the thread that owns the batch; Wait, Value and Nulls may be called from any thread once it
+// is started. Destroying a batch waits for its decoding.
 class SignalBatch {
  public:
   // `loaded`, when given, is filled with the handle's values by Fill(). Returns the item's index.
@@ -90,10 +94,21 @@ class SignalBatch {
     loaded_.push_back(std::move(loaded));
     return signals_.size() - 1;
   }
+  // An item decoded into `out` and `validity` (checked by the caller: model::CheckValueBuffers),
+  // which must stay valid, and not overlap another item's, until Wait() returns. Not mixed with
+  // Add in one batch.
+  std::size_t AddInto(std::shared_ptr<const LazySignalValues> signal, model::ScalarSpan out,
+                      std::span<std::uint8_t> validity) {
+    outs_.push_back(out);
+    validity_.push_back(validity);
+    return Add(std::move(signal));
+  }
   // Blocks until the batch is decoded; rethrows the failure of the earliest run that failed.
   void Wait() { job_.Wait(); }
   // Item `i`'s values. REQUIRES: Wait() returned.
   const std::shared_ptr<const model::ValueArray>& Value(std::size_t i) const { return values_[i]; }
+  // The null steps of item `i` added with AddInto. REQUIRES: Wait() returned.
+  std::int64_t Nulls(std::size_t i) const { return nulls_[i]; }
   // Wait(), then gives each item's LoadedStoredValues its values and lets go of the handles (and
   // with them of the reader state).
   void Fill();
@@ -103,6 +118,9 @@ class SignalBatch {
   std::vector<std::shared_ptr<const LazySignalValues>> signals_;
   std::vector<std::shared_ptr<LoadedStoredValues>> loaded_;
   std::vector<std::shared_ptr<const model::ValueArray>> values_;
+  std::vector<model::ScalarSpan> outs_;  // AddInto's buffers (empty: Add)
+  std::vector<std::span<std::uint8_t>> validity_;
+  std::vector<std::int64_t> nulls_;
   DecodeJob job_;  // last: waits before the vectors go
 };
 

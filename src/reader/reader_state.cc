@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <string>
 #include <utility>
+#include <variant>
 
 #include "reader/lazy_handles.h"
 #include "reader/read_resolver.h"
@@ -69,6 +72,14 @@ model::ValueArray ReaderState::ReadSignal(std::span<const values::ChunkRef> chun
       [&](values::ChunkReader& lane) { return ReadSignalOn(lane, chunks, spec); });
 }
 
+std::int64_t ReaderState::ReadSignalInto(std::span<const values::ChunkRef> chunks,
+                                         const model::Spec& spec, model::ScalarSpan out,
+                                         std::span<std::uint8_t> validity) {
+  return lanes_.OnAnyLane([&](values::ChunkReader& lane) {
+    return ReadSignalIntoOn(lane, chunks, spec, out, validity);
+  });
+}
+
 void ReaderState::StartSignals(SignalBatch& batch, bool caller_runs_first) {
   std::vector<std::int64_t> weights;
   weights.reserve(batch.signals_.size());
@@ -77,17 +88,27 @@ void ReaderState::StartSignals(SignalBatch& batch, bool caller_runs_first) {
     for (const values::ChunkRef& chunk : signal->chunks()) values += chunk.locator.n_values;
     weights.push_back(values);
   }
-  batch.values_.assign(batch.signals_.size(), nullptr);
+  const bool into = !batch.outs_.empty();
+  if (into) {
+    batch.nulls_.assign(batch.signals_.size(), 0);
+  } else {
+    batch.values_.assign(batch.signals_.size(), nullptr);
+  }
   lanes_.Start(
       weights,
-      [this, &batch](values::ChunkReader& lane, std::size_t begin, std::size_t end) {
+      [this, &batch, into](values::ChunkReader& lane, std::size_t begin, std::size_t end) {
         // The run's pages stay fetched until its last signal is decoded.
         const auto holds =
             PrefetchPages(lane, std::span(batch.signals_).subspan(begin, end - begin));
         for (std::size_t i = begin; i < end; ++i) {
           const LazySignalValues& signal = *batch.signals_[i];
-          batch.values_[i] = std::make_shared<const model::ValueArray>(
-              ReadSignalOn(lane, signal.chunks(), signal.spec()));
+          if (into) {
+            batch.nulls_[i] = ReadSignalIntoOn(lane, signal.chunks(), signal.spec(), batch.outs_[i],
+                                               batch.validity_[i]);
+          } else {
+            batch.values_[i] = std::make_shared<const model::ValueArray>(
+                ReadSignalOn(lane, signal.chunks(), signal.spec()));
+          }
         }
       },
       caller_runs_first, batch.job_);
@@ -130,6 +151,61 @@ model::ValueArray ReaderState::ReadSignalOn(values::ChunkReader& lane,
   parts.reserve(chunks.size());
   for (const values::ChunkRef& chunk : chunks) parts.push_back(ReadChunkOn(lane, chunk, spec));
   return values::ConcatValues(spec.dtype, parts);
+}
+
+std::int64_t ReaderState::ReadSignalIntoOn(values::ChunkReader& lane,
+                                           std::span<const values::ChunkRef> chunks,
+                                           const model::Spec& spec, model::ScalarSpan out,
+                                           std::span<std::uint8_t> validity) {
+  const std::int64_t width = std::max<std::int64_t>(1, spec.StepWidth());
+  const auto scalars =
+      static_cast<std::int64_t>(std::visit([](auto span) { return span.size(); }, out));
+  std::int64_t step = 0, nulls = 0;
+  for (const values::ChunkRef& chunk : chunks) {
+    const std::int64_t n = chunk.locator.n_values;
+    if (n < 0 || n > scalars / width - step) {
+      throw FormatError(ErrorSite{chunk.file, "", "values of '" + chunk.locator.value_path + "'"},
+                        "the signal's chunks hold more steps than its n_values (" +
+                            std::to_string(scalars / width) + ")");
+    }
+    const model::ScalarSpan part = std::visit(
+        [&](auto span) -> model::ScalarSpan { return span.subspan(step * width, n * width); }, out);
+    const std::span<std::uint8_t> part_validity =
+        validity.empty() ? validity : validity.subspan(step, n);
+    if (!chunk.zarr()) {
+      nulls += lane.ReadInto(chunk, spec, part, part_validity);
+    } else {
+      const model::ValueArray values = ReadChunkOn(lane, chunk, spec);
+      if (values.size() != n * width || values.data().index() != part.index()) {
+        throw FormatError(ErrorSite{chunk.file, "", "values of '" + chunk.locator.value_path + "'"},
+                          "the Zarr chunk decoded to " + std::to_string(values.size()) +
+                              " values, the locator says " + std::to_string(n * width));
+      }
+      std::visit(
+          [&](auto span) {
+            using T = typename decltype(span)::value_type;
+            const auto& held = std::get<std::vector<T>>(values.data());
+            std::copy(held.begin(), held.end(), span.begin());
+          },
+          part);
+      nulls += values.null_count();
+      if (part_validity.empty()) {
+        // The caller raises for nulls without a validity buffer.
+      } else if (values.has_validity()) {
+        std::copy(values.validity().begin(), values.validity().end(), part_validity.begin());
+      } else {
+        std::fill(part_validity.begin(), part_validity.end(), std::uint8_t{1});
+      }
+    }
+    step += n;
+  }
+  if (step * width != scalars) {
+    throw FormatError(
+        ErrorSite{chunks.empty() ? std::nullopt : std::optional(chunks.front().file), "", "values"},
+        "the signal's chunks hold " + std::to_string(step) + " steps, its n_values is " +
+            std::to_string(scalars / width));
+  }
+  return nulls;
 }
 
 model::ValueArray ReaderState::ReadChunkOn(values::ChunkReader& lane, const values::ChunkRef& chunk,

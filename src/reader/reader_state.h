@@ -81,6 +81,11 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
   // first time this reader opens it (PayloadFiles::ReadZarr).
   model::ValueArray ReadChunk(const values::ChunkRef& chunk, const model::Spec& spec);
   model::ValueArray ReadSignal(std::span<const values::ChunkRef> chunks, const model::Spec& spec);
+  // ReadSignal into a caller's buffers (checked by the caller, model::CheckValueBuffers, for the
+  // signal's n_values; FormatError naming the file when the chunks hold another count), on the
+  // first free lane. Returns the null steps; `validity`, when not empty, marks them.
+  std::int64_t ReadSignalInto(std::span<const values::ChunkRef> chunks, const model::Spec& spec,
+                              model::ScalarSpan out, std::span<std::uint8_t> validity);
   // Starts decoding every handle of `batch` (this state's) in runs on the lanes (DecodeLanes::
   // Start); with `caller_runs_first` the caller decodes the first run before this returns.
   // Each run first hands the page ranges of its chunks to their files' Prefetch (PrefetchPages),
@@ -107,6 +112,9 @@ class ReaderState : public std::enable_shared_from_this<ReaderState> {
                                 const model::Spec& spec);
   model::ValueArray ReadSignalOn(values::ChunkReader& lane,
                                  std::span<const values::ChunkRef> chunks, const model::Spec& spec);
+  std::int64_t ReadSignalIntoOn(values::ChunkReader& lane, std::span<const values::ChunkRef> chunks,
+                                const model::Spec& spec, model::ScalarSpan out,
+                                std::span<std::uint8_t> validity);
 
   const manifest::Manifest manifest_;
   const ReaderOptions options_;

@@ -34,6 +34,25 @@ std::shared_ptr<const model::ValueArray> SignalValuesRef::LoadValues() const {
   return values_->Load();
 }
 
+namespace {
+// The ref's buffers checked for its signal (SignalValuesRef::LoadValuesInto).
+void CheckBuffers(const SignalValuesRef& ref, const model::ScalarSpan& out,
+                  std::span<const std::uint8_t> validity, const std::string& object) {
+  if (!ref.has_values())
+    throw Error({.object = object, .where = "values"}, "the signal has no values");
+  const std::int64_t width = std::max<std::int64_t>(1, ref.spec().StepWidth());
+  model::CheckValueBuffers(ref.spec().dtype, ref.n_values() * width, ref.n_values(), out, validity,
+                           object);
+}
+}  // namespace
+
+void SignalValuesRef::LoadValuesInto(model::ScalarSpan out,
+                                     std::span<std::uint8_t> validity) const {
+  const std::string object = Describe(id_);
+  CheckBuffers(*this, out, validity, object);
+  values_->LoadInto(out, validity, object);
+}
+
 model::ValueArray SignalValuesRef::ReadSteps(std::int64_t begin, std::int64_t end) const {
   if (begin < 0 || begin > end) {
     throw ValidationError({.object = Describe(id_), .where = "steps"},
@@ -98,6 +117,51 @@ std::vector<std::shared_ptr<const model::ValueArray>> Reader::LoadValues(
     out.push_back(batch_at[i] < refs.size() ? batch.Value(batch_at[i]) : refs[i].values_->Load());
   }
   return out;
+}
+
+void Reader::LoadValuesInto(std::span<const SignalValuesRef> refs,
+                            std::span<const model::ScalarSpan> outs,
+                            std::span<const std::span<std::uint8_t>> validity) {
+  if (outs.size() != refs.size() || (!validity.empty() && validity.size() != refs.size())) {
+    throw ValidationError({.object = "values", .where = "buffers"},
+                          std::to_string(refs.size()) + " signals, " + std::to_string(outs.size()) +
+                              " value buffers and " + std::to_string(validity.size()) +
+                              " validity buffers (none, or one per signal)");
+  }
+  auto validity_of = [&](std::size_t i) {
+    return validity.empty() ? std::span<std::uint8_t>() : validity[i];
+  };
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    CheckBuffers(refs[i], outs[i], validity_of(i), Describe(refs[i].id_));
+  }
+  SignalBatch batch;
+  std::vector<std::pair<std::size_t, std::shared_ptr<const LazySignalValues>>> ours;
+  std::vector<std::size_t> others;
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    auto lazy = std::dynamic_pointer_cast<const LazySignalValues>(refs[i].values_);
+    if (lazy != nullptr && lazy->state() == state_) {
+      ours.emplace_back(i, std::move(lazy));
+    } else {
+      others.push_back(i);
+    }
+  }
+  // In storage order, as LoadValues.
+  std::stable_sort(ours.begin(), ours.end(),
+                   [](const auto& a, const auto& b) { return StartsBefore(*a.second, *b.second); });
+  for (auto& [i, lazy] : ours) batch.AddInto(std::move(lazy), outs[i], validity_of(i));
+  if (!ours.empty()) {
+    state_->StartSignals(batch, /*caller_runs_first=*/true);
+    batch.Wait();
+  }
+  for (std::size_t k = 0; k < ours.size(); ++k) {
+    const std::size_t i = ours[k].first;
+    if (batch.Nulls(k) > 0 && validity.empty()) {
+      model::ThrowNullsWithoutValidity(batch.Nulls(k), Describe(refs[i].id_));
+    }
+  }
+  for (std::size_t i : others) {
+    refs[i].values_->LoadInto(outs[i], validity_of(i), Describe(refs[i].id_));
+  }
 }
 
 SignalValuesRef Reader::GetSignalValues(std::int64_t id) {

@@ -1,5 +1,6 @@
 #include "values/chunk_reader.h"
 
+#include <functional>
 #include <string>
 
 #include "parquet/column_data.h"
@@ -41,14 +42,22 @@ ChunkReader::ChunkReader(std::shared_ptr<parquet::DictionaryCache> dictionaries,
     : dictionaries_(dictionaries), shards_(std::move(opener), ShardOptions(dictionaries, budget)) {}
 ChunkReader::~ChunkReader() = default;
 
-model::ValueArray ChunkReader::Read(const ChunkRef& chunk, const model::Spec& spec) {
+template <class Convert>
+auto ChunkReader::ReadRow(const ChunkRef& chunk, const model::Spec& spec, Convert convert) {
   const std::int64_t row = chunk.locator.minor.value_or(0);  // a Parquet locator has one
-  // The site is spelled out only when a read fails: building it is an allocation per chunk.
-  auto fail = [&](const std::string& problem) {
-    const std::string where = "values of '" + chunk.locator.value_path + "', row group " +
-                              std::to_string(chunk.locator.major) + ", row " + std::to_string(row);
-    throw FormatError(ErrorSite{chunk.file, "", where},
-                      problem + " (spec_type '" + spec.spec_type + "')");
+  // The site is spelled out only when a read fails: building it is an allocation per chunk. The
+  // lambda holds one reference, so the std::function made of it stores it without allocating.
+  const struct {
+    const ChunkRef& chunk;
+    const model::Spec& spec;
+    std::int64_t row;
+  } site{chunk, spec, row};
+  auto fail = [&site](const std::string& problem) {
+    const std::string where = "values of '" + site.chunk.locator.value_path + "', row group " +
+                              std::to_string(site.chunk.locator.major) + ", row " +
+                              std::to_string(site.row);
+    throw FormatError(ErrorSite{site.chunk.file, "", where},
+                      problem + " (spec_type '" + site.spec.spec_type + "')");
   };
   OpenShard& shard = shards_.Get(chunk.file);
   parquet::FileReader& reader = shard.reader;
@@ -86,9 +95,22 @@ model::ValueArray ChunkReader::Read(const ChunkRef& chunk, const model::Spec& sp
     if (whole_.data.values.capacity() > kKeepWholeGroupBytes) whole_ = WholeGroup{};
   }
   if (!read) reader.ReadRows(row_group, shard.values_column, row, row + 1, scratch_);
-  model::ValueArray values = RowToValues(scratch_, spec, chunk.locator.n_values, fail);
+  auto values = convert(scratch_, std::function<void(const std::string&)>(fail));
   ++chunks_read_;
   return values;
+}
+
+model::ValueArray ChunkReader::Read(const ChunkRef& chunk, const model::Spec& spec) {
+  return ReadRow(chunk, spec, [&](const parquet::ColumnData& row, const auto& fail) {
+    return RowToValues(row, spec, chunk.locator.n_values, fail);
+  });
+}
+
+std::int64_t ChunkReader::ReadInto(const ChunkRef& chunk, const model::Spec& spec,
+                                   model::ScalarSpan out, std::span<std::uint8_t> validity) {
+  return ReadRow(chunk, spec, [&](const parquet::ColumnData& row, const auto& fail) {
+    return RowToValuesInto(row, spec, chunk.locator.n_values, out, validity, fail);
+  });
 }
 
 std::optional<parquet::ByteRange> ChunkReader::PageRange(const ChunkRef& chunk) {

@@ -70,6 +70,14 @@ class ChunkReader {
   // be opened.
   model::ValueArray Read(const ChunkRef& chunk, const model::Spec& spec);
 
+  // Read's values into a caller's buffer, with Read's errors: `out` is a span of spec.dtype's
+  // storage type holding the chunk's n_values scalars and `validity` is empty or n_values bytes
+  // (the caller checked both: model::CheckValueBuffers). Fills `validity` when given and returns
+  // the chunk's null steps (their slots hold 0). Decodes into the reader's kept scratch and copies
+  // out: once the shard is open and its dictionary cached, nothing is allocated.
+  std::int64_t ReadInto(const ChunkRef& chunk, const model::Spec& spec, model::ScalarSpan out,
+                        std::span<std::uint8_t> validity);
+
   // The byte range Read(chunk, ...) will read the chunk's pages from (parquet::FileReader::
   // RowsByteRange), for a RandomAccessFile::Prefetch before a batch: std::nullopt for a Zarr
   // chunk, a shard without a page index, and a chunk Read would refuse (no `values` column, a row
@@ -84,6 +92,9 @@ class ChunkReader {
 
  private:
   struct OpenShard;
+  // Finds, checks and decodes the chunk's row into scratch_, then returns convert(scratch_, fail).
+  template <class Convert>
+  auto ReadRow(const ChunkRef& chunk, const model::Spec& spec, Convert convert);
   std::shared_ptr<parquet::DictionaryCache> dictionaries_;
   // Decoded rows before they become a ValueArray; kept between reads up to this size.
   static constexpr std::size_t kKeepScratchBytes = std::size_t{2} << 20;

@@ -1,51 +1,56 @@
 #include "values/column_values.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <limits>
 #include <new>
+#include <optional>
+#include <span>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
+#include <variant>
 #include <vector>
 
 namespace timef::values {
 namespace {
 
+// The `n` slots from `first` of the decoder's byte buffer, which holds them as T objects (C++20
+// implicit object creation in std::byte storage) at T's alignment; nullptr when they are not
+// aligned (then read them with memcpy).
 template <class T>
-std::vector<T> CopyFixed(std::span<const std::byte> bytes, std::int64_t first, std::int64_t n) {
-  if (n <= 0) return {};
+const T* AlignedSlots(std::span<const std::byte> bytes, std::int64_t first) {
   const std::byte* from = bytes.data() + first * static_cast<std::int64_t>(sizeof(T));
-  if (reinterpret_cast<std::uintptr_t>(from) % alignof(T) == 0) {
-    // Built from the range in one pass: a vector sized first is zero-filled, then overwritten,
-    // which was a tenth of a batch read. The decoder's byte buffer holds the values as T objects
-    // (C++20 implicit object creation in std::byte storage) at T's alignment.
-    const T* values = std::launder(reinterpret_cast<const T*>(from));
-    return std::vector<T>(values, values + n);
-  }
-  std::vector<T> out(static_cast<std::size_t>(n));
-  std::memcpy(out.data(), from, static_cast<std::size_t>(n) * sizeof(T));
-  return out;
+  if (reinterpret_cast<std::uintptr_t>(from) % alignof(T) != 0) return nullptr;
+  return std::launder(reinterpret_cast<const T*>(from));
+}
+
+template <class T>
+void CopyFixedInto(std::span<const std::byte> bytes, std::int64_t first, std::span<T> out) {
+  if (out.empty()) return;
+  std::memcpy(out.data(), bytes.data() + first * static_cast<std::int64_t>(sizeof(T)),
+              out.size() * sizeof(T));
 }
 
 // INT32 slots narrowed to T, which must hold each present value (null slots are zero).
 template <class T>
-std::vector<T> Narrow(std::span<const std::byte> bytes, std::int64_t first, std::int64_t n,
-                      const std::function<void(const std::string&)>& fail) {
-  const std::vector<std::int32_t> wide = CopyFixed<std::int32_t>(bytes, first, n);
-  std::vector<T> out(wide.size());
-  for (std::size_t i = 0; i < wide.size(); ++i) {
+void NarrowInto(std::span<const std::byte> bytes, std::int64_t first, std::span<T> out,
+                const std::function<void(const std::string&)>& fail) {
+  const std::byte* from = bytes.data() + first * static_cast<std::int64_t>(sizeof(std::int32_t));
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    std::int32_t wide;
+    std::memcpy(&wide, from + i * sizeof(std::int32_t), sizeof wide);
     // Unsigned types are stored as the bit pattern of their value in 32 bits.
-    const std::int64_t value = std::is_signed_v<T>
-                                   ? std::int64_t{wide[i]}
-                                   : std::int64_t{static_cast<std::uint32_t>(wide[i])};
+    const std::int64_t value =
+        std::is_signed_v<T> ? std::int64_t{wide} : std::int64_t{static_cast<std::uint32_t>(wide)};
     if (value < std::numeric_limits<T>::min() || value > std::numeric_limits<T>::max()) {
       fail("value " + std::to_string(value) + " at step " + std::to_string(i) +
            " is outside the dtype's range");
     }
     out[i] = static_cast<T>(value);
   }
-  return out;
 }
 
 std::string_view Slot(const parquet::ColumnData& row, std::int64_t slot) {
@@ -55,11 +60,9 @@ std::string_view Slot(const parquet::ColumnData& row, std::int64_t slot) {
                           static_cast<std::size_t>(end - begin));
 }
 
-}  // namespace
-
-model::ValueArray RowToValues(const parquet::ColumnData& row, const model::Spec& spec,
-                              std::int64_t n_values,
-                              const std::function<void(const std::string&)>& fail) {
+// The row's list checks; returns the index of its first slot.
+std::int64_t FirstSlot(const parquet::ColumnData& row, std::int64_t n_values,
+                       const std::function<void(const std::string&)>& fail) {
   if (row.num_rows != 1 || row.list_offsets.size() != 2) fail("expected one list row");
   if (!row.list_validity.empty() && row.list_validity[0] == 0) fail("the values list is null");
   const std::int64_t first = row.list_offsets[0];
@@ -68,73 +71,180 @@ model::ValueArray RowToValues(const parquet::ColumnData& row, const model::Spec&
     fail("the values list holds " + std::to_string(n) +
          " values, the locator says n_values = " + std::to_string(n_values));
   }
-  std::vector<std::uint8_t> validity;
-  if (!row.validity.empty()) {
-    validity.assign(row.validity.begin() + first, row.validity.begin() + first + n);
-    std::int64_t nulls = 0;
-    for (std::uint8_t present : validity) nulls += present == 0 ? 1 : 0;
-    if (nulls > 0 && !spec.nullable) {
-      fail(std::to_string(nulls) + " null value(s) in non-nullable spec_type '" + spec.spec_type +
-           "'");
-    }
-    if (nulls == 0) validity.clear();
+  return first;
+}
+
+// The null steps of the row's `n` slots from `first`, and a null in a non-nullable spec.
+std::int64_t CountNulls(const parquet::ColumnData& row, std::int64_t first, std::int64_t n,
+                        const model::Spec& spec,
+                        const std::function<void(const std::string&)>& fail) {
+  if (row.validity.empty()) return 0;
+  std::int64_t nulls = 0;
+  for (std::int64_t i = first; i < first + n; ++i) nulls += row.validity[i] == 0 ? 1 : 0;
+  if (nulls > 0 && !spec.nullable) {
+    fail(std::to_string(nulls) + " null value(s) in non-nullable spec_type '" + spec.spec_type +
+         "'");
   }
+  return nulls;
+}
+
+void EnumCodesInto(const parquet::ColumnData& row, std::int64_t first, const model::Spec& spec,
+                   std::span<std::int32_t> out,
+                   const std::function<void(const std::string&)>& fail) {
+  std::unordered_map<std::string_view, std::int32_t> codes;
+  for (std::size_t c = 0; c < spec.categories.size(); ++c) {
+    codes.emplace(spec.categories[c], static_cast<std::int32_t>(c));
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const std::int64_t slot = first + static_cast<std::int64_t>(i);
+    if (!row.validity.empty() && row.validity[slot] == 0) {
+      out[i] = 0;
+      continue;
+    }
+    const std::string_view label = Slot(row, slot);
+    auto found = codes.find(label);
+    if (found == codes.end()) {
+      fail("enum label '" + std::string(label) + "' at step " + std::to_string(i) +
+           " is not among the categories of spec_type '" + spec.spec_type + "'");
+    }
+    out[i] = found->second;
+  }
+}
+
+// The scalars of a fixed-width dtype into `out` (the storage of spec.dtype, n slots).
+void ScalarsInto(const parquet::ColumnData& row, std::int64_t first, const model::Spec& spec,
+                 model::ScalarSpan out, const std::function<void(const std::string&)>& fail) {
   const std::span<const std::byte> bytes(row.values);
   using model::DType;
-  using model::ValueArray;
   switch (spec.dtype) {
     case DType::kBool: {
-      std::vector<std::uint8_t> flags = CopyFixed<std::uint8_t>(bytes, first, n);
+      auto flags = std::get<std::span<std::uint8_t>>(out);
+      CopyFixedInto(bytes, first, flags);
       for (std::uint8_t& flag : flags) flag = flag != 0 ? 1 : 0;
-      return ValueArray(DType::kBool, std::move(flags), std::move(validity));
+      return;
     }
     case DType::kInt8:
-      return ValueArray(spec.dtype, Narrow<std::int8_t>(bytes, first, n, fail),
-                        std::move(validity));
+      return NarrowInto(bytes, first, std::get<std::span<std::int8_t>>(out), fail);
     case DType::kInt16:
-      return ValueArray(spec.dtype, Narrow<std::int16_t>(bytes, first, n, fail),
-                        std::move(validity));
-    case DType::kInt32:
-      return ValueArray(spec.dtype, CopyFixed<std::int32_t>(bytes, first, n), std::move(validity));
+      return NarrowInto(bytes, first, std::get<std::span<std::int16_t>>(out), fail);
     case DType::kUint8:
-      return ValueArray(spec.dtype, Narrow<std::uint8_t>(bytes, first, n, fail),
-                        std::move(validity));
+      return NarrowInto(bytes, first, std::get<std::span<std::uint8_t>>(out), fail);
     case DType::kUint16:
-      return ValueArray(spec.dtype, Narrow<std::uint16_t>(bytes, first, n, fail),
-                        std::move(validity));
+      return NarrowInto(bytes, first, std::get<std::span<std::uint16_t>>(out), fail);
+    case DType::kInt32:
+      return CopyFixedInto(bytes, first, std::get<std::span<std::int32_t>>(out));
     case DType::kUint32:
-      return ValueArray(spec.dtype, CopyFixed<std::uint32_t>(bytes, first, n), std::move(validity));
+      return CopyFixedInto(bytes, first, std::get<std::span<std::uint32_t>>(out));
     case DType::kFloat32:
-      return ValueArray(spec.dtype, CopyFixed<float>(bytes, first, n), std::move(validity));
+      return CopyFixedInto(bytes, first, std::get<std::span<float>>(out));
     case DType::kFloat64:
-      return ValueArray(spec.dtype, CopyFixed<double>(bytes, first, n), std::move(validity));
-    case DType::kStr: {
-      std::vector<std::string> texts;
-      texts.reserve(static_cast<std::size_t>(n));
-      for (std::int64_t i = 0; i < n; ++i) texts.emplace_back(Slot(row, first + i));
-      return ValueArray(spec.dtype, std::move(texts), std::move(validity));
-    }
-    case DType::kEnum: {
-      std::unordered_map<std::string_view, std::int32_t> codes;
-      for (std::size_t c = 0; c < spec.categories.size(); ++c) {
-        codes.emplace(spec.categories[c], static_cast<std::int32_t>(c));
-      }
-      std::vector<std::int32_t> out(static_cast<std::size_t>(n), 0);
-      for (std::int64_t i = 0; i < n; ++i) {
-        if (!validity.empty() && validity[static_cast<std::size_t>(i)] == 0) continue;
-        const std::string_view label = Slot(row, first + i);
-        auto found = codes.find(label);
-        if (found == codes.end()) {
-          fail("enum label '" + std::string(label) + "' at step " + std::to_string(i) +
-               " is not among the categories of spec_type '" + spec.spec_type + "'");
-        }
-        out[static_cast<std::size_t>(i)] = found->second;
-      }
-      return ValueArray::EnumCodes(std::move(out), std::move(validity));
-    }
+      return CopyFixedInto(bytes, first, std::get<std::span<double>>(out));
+    case DType::kEnum:
+      return EnumCodesInto(row, first, spec, std::get<std::span<std::int32_t>>(out), fail);
+    case DType::kStr:
+      break;
   }
-  fail("unknown dtype");
-  return {};
+  fail("no fixed-width storage for this dtype");
+}
+
+// A vector of the row's `n` slots of T built from the range in one pass: a vector sized first is
+// zero-filled, then overwritten, which was a tenth of a batch read.
+template <class T>
+std::optional<std::vector<T>> VectorOfSlots(std::span<const std::byte> bytes, std::int64_t first,
+                                            std::int64_t n) {
+  const T* values = AlignedSlots<T>(bytes, first);
+  if (values == nullptr) return std::nullopt;
+  return std::vector<T>(values, values + n);
+}
+
+// The storage vector of spec.dtype for `n` scalars, filled straight from the row where the slots
+// are the values as stored (int32, uint32, float32, float64, aligned), else sized for ScalarsInto.
+model::ValueArray::Data StorageFor(const parquet::ColumnData& row, std::int64_t first,
+                                   std::int64_t n, model::DType dtype, bool& filled) {
+  const std::span<const std::byte> bytes(row.values);
+  const auto size = static_cast<std::size_t>(n);
+  filled = false;
+  using model::DType;
+  auto direct = [&]<class T>(std::type_identity<T>) -> model::ValueArray::Data {
+    if (auto values = VectorOfSlots<T>(bytes, first, n)) {
+      filled = true;
+      return std::move(*values);
+    }
+    return std::vector<T>(size);
+  };
+  switch (dtype) {
+    case DType::kInt32:
+      return direct(std::type_identity<std::int32_t>{});
+    case DType::kUint32:
+      return direct(std::type_identity<std::uint32_t>{});
+    case DType::kFloat32:
+      return direct(std::type_identity<float>{});
+    case DType::kFloat64:
+      return direct(std::type_identity<double>{});
+    case DType::kBool:
+    case DType::kUint8:
+      return std::vector<std::uint8_t>(size);
+    case DType::kInt8:
+      return std::vector<std::int8_t>(size);
+    case DType::kInt16:
+      return std::vector<std::int16_t>(size);
+    case DType::kUint16:
+      return std::vector<std::uint16_t>(size);
+    case DType::kEnum:
+      return std::vector<std::int32_t>(size);
+    case DType::kStr:
+      break;
+  }
+  return std::vector<std::string>();
+}
+
+}  // namespace
+
+std::int64_t RowToValuesInto(const parquet::ColumnData& row, const model::Spec& spec,
+                             std::int64_t n_values, model::ScalarSpan out,
+                             std::span<std::uint8_t> validity,
+                             const std::function<void(const std::string&)>& fail) {
+  const std::int64_t first = FirstSlot(row, n_values, fail);
+  const std::int64_t nulls = CountNulls(row, first, n_values, spec, fail);
+  ScalarsInto(row, first, spec, out, fail);
+  if (validity.empty()) return nulls;
+  if (nulls == 0) {
+    std::fill(validity.begin(), validity.end(), std::uint8_t{1});
+  } else {
+    std::copy_n(row.validity.begin() + first, n_values, validity.begin());
+  }
+  return nulls;
+}
+
+model::ValueArray RowToValues(const parquet::ColumnData& row, const model::Spec& spec,
+                              std::int64_t n_values,
+                              const std::function<void(const std::string&)>& fail) {
+  const std::int64_t first = FirstSlot(row, n_values, fail);
+  const std::int64_t n = n_values;
+  std::vector<std::uint8_t> validity;
+  if (CountNulls(row, first, n, spec, fail) > 0) {
+    validity.assign(row.validity.begin() + first, row.validity.begin() + first + n);
+  }
+  using model::DType;
+  if (spec.dtype == DType::kStr) {
+    std::vector<std::string> texts;
+    texts.reserve(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) texts.emplace_back(Slot(row, first + i));
+    return model::ValueArray(spec.dtype, std::move(texts), std::move(validity));
+  }
+  bool filled = false;
+  model::ValueArray::Data data = StorageFor(row, first, n, spec.dtype, filled);
+  if (!filled) {
+    std::visit(
+        [&](auto& held) {
+          using T = typename std::decay_t<decltype(held)>::value_type;
+          if constexpr (!std::is_same_v<T, std::string>) {
+            ScalarsInto(row, first, spec, std::span<T>(held), fail);
+          }
+        },
+        data);
+  }
+  return model::ValueArray(spec.dtype, std::move(data), std::move(validity));
 }
 
 bool SliceListRow(const parquet::ColumnData& whole, std::int64_t row, parquet::ColumnData& out) {

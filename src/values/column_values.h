@@ -3,7 +3,9 @@
 // codes by string.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 
 #include "parquet/column_data.h"
@@ -18,6 +20,15 @@ namespace timef::values {
 model::ValueArray RowToValues(const parquet::ColumnData& row, const model::Spec& spec,
                               std::int64_t n_values,
                               const std::function<void(const std::string&)>& fail);
+
+// The same row's scalars into a caller's buffer: `out` is a span of spec.dtype's storage type
+// holding n_values elements and `validity` is empty or n_values bytes (the caller checked both:
+// model::CheckValueBuffers; str has no such buffer). Fills `validity` (1 = present) when given and
+// returns the number of null steps, whose slots hold 0. Throws what RowToValues throws.
+std::int64_t RowToValuesInto(const parquet::ColumnData& row, const model::Spec& spec,
+                             std::int64_t n_values, model::ScalarSpan out,
+                             std::span<std::uint8_t> validity,
+                             const std::function<void(const std::string&)>& fail);
 
 // Row `row` of a decoded list column holding every row of a row group, copied into `out` as a
 // one-row column (list offsets from 0). False, and `out` untouched, when `whole` is not a list

@@ -122,6 +122,36 @@ TEST_F(HelloZarrRoundTripTest, TheSpectrogramKeepsItsShapeAndDimensionNames) {
   EXPECT_EQ(j["dimension_names"], Json::parse(R"(["step", "channel", "freq"])"));
 }
 
+// Zarr values into caller buffers (SignalValuesRef::LoadValuesInto): the shaped spectrogram as
+// [steps, *value_shape] scalars and the nullable heart rate with its validity, as LoadValues.
+TEST_F(HelloZarrRoundTripTest, ValuesIntoCallerBuffersEqualLoadedArrays) {
+  Reader reader = Reader::Open(release_);
+  const SignalValuesRef spectrogram = reader.GetSignalValues(SpectrogramId(reader));
+  const auto expected = spectrogram.LoadValues();
+  std::vector<float> scalars(static_cast<std::size_t>(spectrogram.n_values() * 16), -1.0f);
+  spectrogram.LoadValuesInto(std::span<float>(scalars));
+  EXPECT_TRUE(model::ValueArray::Of(scalars) == *expected);
+  EXPECT_THROW(spectrogram.LoadValuesInto(std::span<float>(scalars).first(
+                   static_cast<std::size_t>(spectrogram.n_values()))),
+               ValidationError);
+
+  const SignalValuesRef hr = reader.GetSignalValues(kHeartRateSignalId);
+  const auto loaded = hr.LoadValues();
+  ASSERT_TRUE(loaded->has_validity());
+  std::vector<std::uint8_t> validity(static_cast<std::size_t>(hr.n_values()), 7);
+  std::visit(
+      [&](const auto& held) {
+        using T = typename std::decay_t<decltype(held)>::value_type;
+        if constexpr (!std::is_same_v<T, std::string>) {
+          std::vector<T> out(held.size());
+          EXPECT_THROW(hr.LoadValuesInto(std::span<T>(out)), ValidationError);  // nulls
+          hr.LoadValuesInto(std::span<T>(out), validity);
+          EXPECT_TRUE(model::ValueArray(loaded->dtype(), std::move(out), validity) == *loaded);
+        }
+      },
+      loaded->data());
+}
+
 TEST_F(HelloZarrRoundTripTest, AWindowOpensOnlyItsShardAndDecodesOnlyItsInnerChunk) {
   Reader reader = Reader::Open(release_);
   SignalValuesRef lead = reader.GetSignalValues(kSpecialSignalId);

@@ -34,7 +34,8 @@ for text in "examples/ecg-12lead@1.0.0: 3 records, 36 signals" \
     "record 1: I(5000) II(5000) III(5000) aVR(5000)" "V6(5000)" "record 3:" \
     "signal 1 steps 100-104 (millivolt):" 'task 1: classification, prompt "Which rhythm' \
     "    text: normal" "task table: 6 rows; columns: task_id type split" \
-    "36 signals loaded in batches of 12 on 2 threads: 180000 values"; do
+    "36 signals loaded in batches of 12 on 2 threads: 180000 values" \
+    "the same into one buffer of 60000 floats: 180000 values"; do
   grep -qF -- "$text" "$scratch/read.out" || fail "read: '$text' not in its output"
 done
 [ "$(grep -c '^record ' "$scratch/read.out")" -eq 3 ] || fail "read: expected 3 record lines"

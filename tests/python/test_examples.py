@@ -27,6 +27,7 @@ def test_write_then_read(tmp_path):
     printed = run("read_ecg.py", release)
     assert "record 1: 12 leads, 5000 samples, millivolt" in printed
     assert "48 series loaded together: 240000 values" in printed
+    assert "48 series into one (48, 5000) array: 240000 values, equal: True" in printed
     assert "values-only epoch: 48 series in 3 batches, 240000 values" in printed
     assert "signal 1, steps 0-500: 500 values" in printed
     assert "8 tasks: ['answer', 'classification']" in printed

@@ -196,6 +196,58 @@ def test_load_values_in_any_order_and_writable(hello):
         assert "decode_threads" in str(e.value)
 
 
+def test_load_values_into_fills_arrays_you_keep(hello):
+    # Every non-str dtype of hello-world (bool, int8 ... uint32, float32 with special floats,
+    # nullable float64, enum codes), one array per ID and rows of one padded 2-D array, both
+    # bit-exact against load_values; nulls come back as validity 0.
+    with timef.TimeFReader.open(hello, decode_threads=2) as reader:
+        ids = [s.id for r in reader.iter_records() for s in r.signals
+               if reader.signal_values(s.id).has_values and s.spec.dtype != "str"]
+        expected = [reader.signal_values(i).to_numpy() for i in ids]
+        data = [np.ma.getdata(e).reshape(-1) for e in expected]
+        masks = [np.ma.getmaskarray(e).reshape(len(e), -1)[:, 0] for e in expected]
+        assert {str(d.dtype) for d in data} >= {"bool", "int8", "int16", "int32", "uint8",
+                                                 "uint16", "uint32", "float32", "float64"}
+        assert any(m.any() for m in masks), "hello-world has null steps"
+        outs = [np.full(d.shape, 7, dtype=d.dtype) for d in data]
+        valid = [np.full(m.shape, 7, dtype=np.uint8) for m in masks]
+        steps = reader.load_values_into(ids[::-1], outs[::-1], validity=valid[::-1])
+        assert steps.tolist() == [len(m) for m in masks][::-1]
+        for o, d, v, m in zip(outs, data, valid, masks):
+            assert o.tobytes() == d.tobytes()
+            assert v.tolist() == (~m).astype(np.uint8).tolist()
+        # Rows of one 2-D array per dtype, wider than every signal: the tail stays as it was.
+        for dtype in {d.dtype for d in data}:
+            group = [k for k, d in enumerate(data) if d.dtype == dtype]
+            width = max(len(data[k]) for k in group) + 3
+            rows = np.zeros((len(group), width), dtype=dtype)
+            vrows = np.zeros((len(group), width), dtype=bool)
+            reader.load_values_into([ids[k] for k in group], rows, validity=vrows)
+            for row, vrow, k in zip(rows, vrows, group):
+                n = len(data[k])
+                assert row[:n].tobytes() == data[k].tobytes() and not row[n:].any()
+                assert vrow[:len(masks[k])].tolist() == (~masks[k]).tolist()
+        # Refusals name the signal: wrong dtype, wrong size, nulls without validity, str.
+        lead = next(k for k, d in enumerate(data) if d.dtype == np.float32)
+        with pytest.raises(timef.ValidationError, match=f"signal {ids[lead]}"):
+            reader.load_values_into([ids[lead]], [np.zeros(len(data[lead]), np.float64)])
+        with pytest.raises(timef.ValidationError, match=f"signal {ids[lead]}"):
+            reader.load_values_into([ids[lead]], [np.zeros(len(data[lead]) - 1, np.float32)])
+        with pytest.raises(timef.ValidationError, match="a row holds"):
+            reader.load_values_into([ids[lead]], np.zeros((1, 10), np.float32))
+        with pytest.raises(timef.ValidationError, match="writable"):
+            frozen = np.zeros(len(data[lead]), np.float32)
+            frozen.flags.writeable = False
+            reader.load_values_into([ids[lead]], [frozen])
+        nullable = next(k for k, m in enumerate(masks) if m.any())
+        with pytest.raises(timef.ValidationError, match="no validity buffer"):
+            reader.load_values_into([ids[nullable]], [np.zeros_like(data[nullable])])
+        text = next(s.id for r in reader.iter_records() for s in r.signals
+                    if s.spec.dtype == "str" and reader.signal_values(s.id).has_values)
+        with pytest.raises(timef.ValidationError, match="str values"):
+            reader.load_values_into([text], [np.zeros(4, np.float32)])
+
+
 def test_iter_values_reads_every_signal_once_in_storage_order(hello):
     with timef.TimeFReader.open(hello) as one, \
             timef.TimeFReader.open(hello, decode_threads=2) as two:

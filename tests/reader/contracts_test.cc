@@ -351,6 +351,21 @@ TEST(ContractsTest, AZarrLocatorOfAnUnlistedArrayNamesItsZarrJson) {
   EXPECT_TRUE(Contains(indexed, "time_series.zarr/ecg/zarr.json")) << indexed;
 }
 
+// A catalog whose signal row says fewer steps than its chunks hold (a writer's audit refuses it;
+// a reader does not audit): no ref is made for it, so a caller's buffer sized from the signal row
+// is never handed to chunks that hold more (ReaderState::ReadSignalIntoOn checks again).
+TEST(ContractsTest, ASignalUndercountingItsChunksGetsNoRefToFillABuffer) {
+  auto w = testing::WriteFixture();
+  const std::int64_t lead = *w->fixture.lead->id();
+  TamperCatalog(w->result.release_dir,
+                {"UPDATE signals SET n_values = n_values - 1 WHERE signal_id = " +
+                 std::to_string(lead)});
+  Reader reader = testing::OpenForRead(w->result.release_dir);
+  const std::string message = FormatErrorMessage([&] { reader.GetSignalValues(lead); });
+  EXPECT_TRUE(Contains(message, "signals.n_values is " + std::to_string(testing::kLeadSteps - 1)))
+      << message;
+}
+
 // ---- messages ----
 
 TEST(ContractsTest, MissingIdMessagesAreWordedAlikeOnEveryPath) {

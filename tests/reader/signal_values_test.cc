@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -316,6 +318,171 @@ TEST(SignalValuesTest, BadIdsAndWindowsAreRefusedLikeSignalReads) {
   EXPECT_THROW(lead.ReadSteps(-1, 5), ValidationError);
   const SignalValuesRef text = reader.GetSignalValues(*w->fixture.text->id());
   EXPECT_EQ(text.ReadSteps(2, 4).values<std::string>()[1], "x\ny");
+}
+
+// A buffer of `expected`'s storage type and size, every byte 0xA5 first so that a slot left
+// unwritten shows, filled by `load`; returns what it holds as an array (validity kept only when a
+// step is null, like a loaded array) for a bit-exact comparison with `expected`.
+model::ValueArray FilledBy(
+    const model::ValueArray& expected, std::int64_t steps,
+    const std::function<void(model::ScalarSpan, std::span<std::uint8_t>)>& load) {
+  return std::visit(
+      [&](const auto& held) -> model::ValueArray {
+        using T = typename std::decay_t<decltype(held)>::value_type;
+        if constexpr (std::is_same_v<T, std::string>) {
+          ADD_FAILURE() << "str has no fixed-width buffer";
+          return {};
+        } else {
+          std::vector<T> out(held.size());
+          std::memset(out.data(), 0xA5, out.size() * sizeof(T));
+          std::vector<std::uint8_t> validity(static_cast<std::size_t>(steps), 0xA5);
+          load(std::span<T>(out), validity);
+          const bool any_null = std::find(validity.begin(), validity.end(), 0) != validity.end();
+          for (std::uint8_t present : validity) EXPECT_TRUE(present == 0 || present == 1);
+          return model::ValueArray(expected.dtype(), std::move(out),
+                                   any_null ? validity : std::vector<std::uint8_t>{});
+        }
+      },
+      expected.data());
+}
+
+// Every non-str signal of the fixture (float32 leads with special floats, nullable float64, enum
+// codes, bool, int16): decoded into caller buffers, one by one and as a batch on two decode
+// threads in reverse order, the values and validity equal LoadValues' bit for bit.
+TEST(SignalValuesTest, LoadValuesIntoFillsCallerBuffersExactlyForEveryDtype) {
+  auto w = WriteTwoEcgRecords();
+  ReaderOptions options;
+  options.decode_threads = 2;
+  Reader reader = testing::OpenForRead(w->result.release_dir, options);
+  std::vector<int64_t> ids;
+  for (const auto& [signal, record_id] : AllSignals(*w)) {
+    if (signal->has_values() && signal->spec()->dtype != model::DType::kStr) {
+      ids.push_back(*signal->id());
+    }
+  }
+  std::reverse(ids.begin(), ids.end());
+  const std::vector<SignalValuesRef> refs = reader.GetSignalValues(ids);
+  std::set<model::DType> dtypes;
+  bool saw_nulls = false;
+  std::vector<std::shared_ptr<const model::ValueArray>> expected;
+  for (const SignalValuesRef& ref : refs) {
+    SCOPED_TRACE("signal " + std::to_string(ref.id()));
+    expected.push_back(ref.LoadValues());
+    dtypes.insert(ref.spec().dtype);
+    saw_nulls = saw_nulls || expected.back()->has_validity();
+    EXPECT_EQ(FilledBy(*expected.back(), ref.n_values(),
+                       [&](model::ScalarSpan out, std::span<std::uint8_t> validity) {
+                         ref.LoadValuesInto(out, validity);
+                       }),
+              *expected.back());
+    if (!expected.back()->has_validity()) {  // no validity buffer needed without nulls
+      EXPECT_EQ(FilledBy(*expected.back(), ref.n_values(),
+                         [&](model::ScalarSpan out, std::span<std::uint8_t> unused) {
+                           ref.LoadValuesInto(out);
+                           std::fill(unused.begin(), unused.end(), std::uint8_t{1});
+                         }),
+                *expected.back());
+    }
+  }
+  EXPECT_EQ(dtypes, (std::set<model::DType>{model::DType::kFloat32, model::DType::kFloat64,
+                                            model::DType::kEnum, model::DType::kBool,
+                                            model::DType::kInt16}));
+  EXPECT_TRUE(saw_nulls) << "the fixture's float64 signals have null steps";
+
+  // The batch: every buffer at once; each filled as its ref alone.
+  std::vector<model::ScalarSpan> outs;
+  std::vector<std::span<std::uint8_t>> validity;
+  std::vector<std::vector<std::byte>> storage;
+  std::vector<std::vector<std::uint8_t>> validity_storage;
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    const auto size = static_cast<std::size_t>(expected[i]->size());
+    const std::size_t width = std::visit(
+        [](const auto& v) { return sizeof(typename std::decay_t<decltype(v)>::value_type); },
+        expected[i]->data());
+    storage.emplace_back(size * width, std::byte{0xA5});
+    validity_storage.emplace_back(static_cast<std::size_t>(refs[i].n_values()), 0xA5);
+  }
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    outs.push_back(std::visit(
+        [&](const auto& v) -> model::ScalarSpan {
+          using T = typename std::decay_t<decltype(v)>::value_type;
+          if constexpr (std::is_same_v<T, std::string>) {
+            return std::span<float>();
+          } else {
+            return std::span<T>(reinterpret_cast<T*>(storage[i].data()), v.size());
+          }
+        },
+        expected[i]->data()));
+    validity.push_back(validity_storage[i]);
+  }
+  reader.LoadValuesInto(refs, outs, validity);
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    SCOPED_TRACE("signal " + std::to_string(refs[i].id()));
+    EXPECT_EQ(FilledBy(*expected[i], refs[i].n_values(),
+                       [&](model::ScalarSpan out, std::span<std::uint8_t> v) {
+                         std::visit(
+                             [&](auto into) {
+                               std::memcpy(into.data(), storage[i].data(), storage[i].size());
+                             },
+                             out);
+                         std::copy(validity_storage[i].begin(), validity_storage[i].end(),
+                                   v.begin());
+                       }),
+              *expected[i]);
+  }
+}
+
+// Buffers are checked before anything is decoded, and each refusal names the signal.
+TEST(SignalValuesTest, LoadValuesIntoRefusesBuffersThatDoNotFitNamingTheSignal) {
+  auto w = WriteTwoEcgRecords();
+  Reader reader = testing::OpenForRead(w->result.release_dir);
+  const SignalValuesRef lead = reader.GetSignalValues(*w->fixture.lead->id());
+  const SignalValuesRef hr = reader.GetSignalValues(*w->fixture.hr_a->id());
+  const SignalValuesRef text = reader.GetSignalValues(*w->fixture.text->id());
+  const std::string lead_name = "signal " + std::to_string(lead.id());
+  auto refused = [&](const std::function<void()>& call, const std::string& name,
+                     const std::string& words) {
+    try {
+      call();
+      ADD_FAILURE() << "accepted; expected: " << words;
+    } catch (const ValidationError& e) {
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  std::vector<float> floats(static_cast<std::size_t>(lead.n_values()));
+  std::vector<double> doubles(floats.size());
+  std::vector<std::uint8_t> validity(floats.size());
+  const std::uint64_t decoded = reader.counters().data_pages_decoded;
+  refused([&] { lead.LoadValuesInto(std::span<double>(doubles)); }, lead_name,
+          "not the storage of float32");
+  refused([&] { lead.LoadValuesInto(std::span<float>(floats).first(floats.size() - 1)); },
+          lead_name, "holds " + std::to_string(floats.size() - 1) + " values");
+  refused(
+      [&] {
+        lead.LoadValuesInto(std::span<float>(floats), std::span<std::uint8_t>(validity).first(3));
+      },
+      lead_name, "validity buffer holds 3 bytes");
+  refused([&] { text.LoadValuesInto(std::span<float>(floats)); },
+          "signal " + std::to_string(text.id()), "str values have no fixed-width buffer");
+  // The batch checks every buffer first: the lead's good buffer is not decoded either.
+  const std::vector<SignalValuesRef> both{lead, text};
+  const std::vector<model::ScalarSpan> outs{std::span<float>(floats), std::span<float>(floats)};
+  refused([&] { reader.LoadValuesInto(both, outs); }, "signal " + std::to_string(text.id()),
+          "str values");
+  refused([&] { reader.LoadValuesInto(both, std::span(outs).first(1)); }, "values",
+          "2 signals, 1 value buffers");
+  EXPECT_EQ(reader.counters().data_pages_decoded, decoded) << "nothing decoded before the checks";
+
+  // Null steps need a validity buffer, alone and in a batch; with one, they read as 0 marked 0.
+  std::vector<double> hr_values(static_cast<std::size_t>(hr.n_values()));
+  ASSERT_TRUE(hr.LoadValues()->has_validity());
+  const std::string hr_name = "signal " + std::to_string(hr.id());
+  refused([&] { hr.LoadValuesInto(std::span<double>(hr_values)); }, hr_name,
+          "null and no validity buffer");
+  const std::vector<SignalValuesRef> hr_only{hr};
+  const std::vector<model::ScalarSpan> hr_outs{std::span<double>(hr_values)};
+  refused([&] { reader.LoadValuesInto(hr_only, hr_outs); }, hr_name, "null and no validity");
 }
 
 }  // namespace

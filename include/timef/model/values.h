@@ -25,11 +25,31 @@ namespace timef::model {
 // into the spec's categories, or labels (std::string) until Signal::ConformValues maps them.
 // A value type: copies are deep and independent; concurrent const access is safe, mutation needs
 // exclusive access. values<T>() of the wrong storage type throws Error.
+// The storage types of the fixed-width dtypes, written once: `Wrap<T>` for each, in this order,
+// then `Extra...`. ValueArray::Data (owned vectors, then str) and ScalarSpan (a caller's buffer)
+// are made from it, so the index of a dtype's storage is the same in both.
+template <template <class> class Wrap, class... Extra>
+using OverScalarStorage =
+    std::variant<Wrap<uint8_t>, Wrap<int8_t>, Wrap<int16_t>, Wrap<int32_t>, Wrap<uint16_t>,
+                 Wrap<uint32_t>, Wrap<float>, Wrap<double>, Extra...>;
+namespace values_detail {
+template <class T>
+using Vector = std::vector<T>;
+template <class T>
+using MutableSpan = std::span<T>;
+}  // namespace values_detail
+
+// A caller's buffer for the scalars of a fixed-width dtype: a span of its storage type (the
+// storage rules of ValueArray below: bool and uint8 → uint8_t, enum → int32_t codes; str has
+// none). Borrowed: the caller owns the memory and keeps it alive during the call that fills it.
+using ScalarSpan = OverScalarStorage<values_detail::MutableSpan>;
+
+// Whether `out` is a span of `dtype`'s storage type.
+bool HoldsStorageOf(const ScalarSpan& out, DType dtype);
+
 class ValueArray {
  public:
-  using Data = std::variant<std::vector<uint8_t>, std::vector<int8_t>, std::vector<int16_t>,
-                            std::vector<int32_t>, std::vector<uint16_t>, std::vector<uint32_t>,
-                            std::vector<float>, std::vector<double>, std::vector<std::string>>;
+  using Data = OverScalarStorage<values_detail::Vector, std::vector<std::string>>;
 
   ValueArray();  // empty float32
   // Throws ValidationError when `data` is not the storage of `dtype`.
@@ -94,7 +114,31 @@ class SignalValues {
   virtual ValueArray ReadSteps(int64_t begin, int64_t end, int64_t step_width) const;
   // True when Load() reads nothing.
   virtual bool is_loaded() const = 0;
+  // Every value into the caller's buffers: `out` takes the scalars, `validity` (when not empty)
+  // one byte per step (1 = present, 0 = null). REQUIRES: the buffers passed CheckValueBuffers
+  // (below) for the signal's dtype and size. The default loads the array and copies it
+  // (CopyValuesInto); a reader's lazy source decodes into `out` directly, with no array in
+  // between. `object` names the signal in messages. Errors as Load(), plus the ValidationError of
+  // ThrowNullsWithoutValidity; on an error, what was written to the buffers is unspecified.
+  virtual void LoadInto(ScalarSpan out, std::span<uint8_t> validity,
+                        const std::string& object) const;
 };
+
+// ---- values into a caller's buffers ----
+//
+// ValidationError naming `object` when `out` is not a span of `dtype`'s storage type (a str
+// signal has none: load it as an array), or holds other than `scalars` elements, or `validity` is
+// neither empty nor `steps` bytes long.
+void CheckValueBuffers(DType dtype, int64_t scalars, int64_t steps, const ScalarSpan& out,
+                       std::span<const uint8_t> validity, const std::string& object);
+// `from` into `out` and, when not empty, `validity` (all 1 when `from` has no nulls). REQUIRES:
+// the buffers passed CheckValueBuffers for `from`'s dtype and size (Error naming `object`
+// otherwise). ValidationError (ThrowNullsWithoutValidity) when `from` has null steps and
+// `validity` is empty: a null would otherwise read as the 0 stored in its place.
+void CopyValuesInto(const ValueArray& from, ScalarSpan out, std::span<uint8_t> validity,
+                    const std::string& object);
+// The ValidationError of a buffer without validity for values with `nulls` null steps.
+[[noreturn]] void ThrowNullsWithoutValidity(int64_t nulls, const std::string& object);
 
 // Values held in memory (already conformed to their signal's spec).
 class InMemoryValues final : public SignalValues {
