@@ -357,9 +357,9 @@ TEST(ContractsTest, AZarrLocatorOfAnUnlistedArrayNamesItsZarrJson) {
 TEST(ContractsTest, ASignalUndercountingItsChunksGetsNoRefToFillABuffer) {
   auto w = testing::WriteFixture();
   const std::int64_t lead = *w->fixture.lead->id();
-  TamperCatalog(w->result.release_dir,
-                {"UPDATE signals SET n_values = n_values - 1 WHERE signal_id = " +
-                 std::to_string(lead)});
+  TamperCatalog(
+      w->result.release_dir,
+      {"UPDATE signals SET n_values = n_values - 1 WHERE signal_id = " + std::to_string(lead)});
   Reader reader = testing::OpenForRead(w->result.release_dir);
   const std::string message = FormatErrorMessage([&] { reader.GetSignalValues(lead); });
   EXPECT_TRUE(Contains(message, "signals.n_values is " + std::to_string(testing::kLeadSteps - 1)))
