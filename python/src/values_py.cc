@@ -108,30 +108,13 @@ model::ScalarSpan ScalarSpanOf(const py::array& array, const model::Spec& spec, 
                           "the array holds " + std::to_string(array.size()) + " values, " +
                               std::to_string(first + count) + " needed");
   }
-  switch (spec.dtype) {
-    case DType::kBool:
-    case DType::kUint8:
-      return SpanOf<std::uint8_t>(array, spec.dtype, first, count, what);
-    case DType::kInt8:
-      return SpanOf<std::int8_t>(array, spec.dtype, first, count, what);
-    case DType::kInt16:
-      return SpanOf<std::int16_t>(array, spec.dtype, first, count, what);
-    case DType::kInt32:
-    case DType::kEnum:
-      return SpanOf<std::int32_t>(array, spec.dtype, first, count, what);
-    case DType::kUint16:
-      return SpanOf<std::uint16_t>(array, spec.dtype, first, count, what);
-    case DType::kUint32:
-      return SpanOf<std::uint32_t>(array, spec.dtype, first, count, what);
-    case DType::kFloat32:
-      return SpanOf<float>(array, spec.dtype, first, count, what);
-    case DType::kFloat64:
-      return SpanOf<double>(array, spec.dtype, first, count, what);
-    case DType::kStr:
-      break;
+  if (spec.dtype == DType::kStr) {
+    throw ValidationError({.object = what, .where = "out"},
+                          "str values have no fixed-width buffer; load them as arrays");
   }
-  throw ValidationError({.object = what, .where = "out"},
-                        "str values have no fixed-width buffer; load them as arrays");
+  return model::WithScalarStorage(spec.dtype, [&]<class T>(std::type_identity<T>) {
+    return SpanOf<T>(array, spec.dtype, first, count, what);
+  });
 }
 
 std::span<std::uint8_t> ValiditySpanOf(const py::array& array, py::ssize_t first, py::ssize_t count,

@@ -14,34 +14,25 @@
 namespace timef::model {
 namespace {
 
-// Index into ValueArray::Data of the storage each dtype uses (enum: codes; labels are index 8).
-size_t StorageIndex(DType dtype) {
-  switch (dtype) {
-    case DType::kBool:
-    case DType::kUint8:
-      return 0;
-    case DType::kInt8:
-      return 1;
-    case DType::kInt16:
-      return 2;
-    case DType::kInt32:
-    case DType::kEnum:
-      return 3;
-    case DType::kUint16:
-      return 4;
-    case DType::kUint32:
-      return 5;
-    case DType::kFloat32:
-      return 6;
-    case DType::kFloat64:
-      return 7;
-    case DType::kStr:
-      return 8;
+// The index of alternative A in variant V.
+template <class V, class A, size_t I = 0>
+constexpr size_t AlternativeIndex() {
+  if constexpr (std::is_same_v<std::variant_alternative_t<I, V>, A>) {
+    return I;
+  } else {
+    return AlternativeIndex<V, A, I + 1>();
   }
-  return 0;
 }
 
-constexpr size_t kStringIndex = 8;
+constexpr size_t kStringIndex = AlternativeIndex<ValueArray::Data, std::vector<std::string>>();
+
+// Index into ValueArray::Data of the storage each dtype uses (enum: codes; labels are the last).
+size_t StorageIndex(DType dtype) {
+  if (dtype == DType::kStr) return kStringIndex;
+  return WithScalarStorage(dtype, []<class T>(std::type_identity<T>) {
+    return AlternativeIndex<ValueArray::Data, std::vector<T>>();
+  });
+}
 
 template <class T>
 bool SameBits(const std::vector<T>& a, const std::vector<T>& b) {
@@ -56,6 +47,12 @@ bool SameBits(const std::vector<T>& a, const std::vector<T>& b) {
 }  // namespace
 
 namespace values_detail {
+void ThrowNoScalarStorage(DType dtype) {
+  internal::Fail(
+      "values", "dtype",
+      std::string(ToString(dtype)) + " values have no fixed-width storage; load them as an array");
+}
+
 void ThrowStorageMismatch(DType dtype, std::string_view requested) {
   throw Error("value array: values of a " + std::string(ToString(dtype)) +
               " array are not stored as " + std::string(requested));

@@ -157,45 +157,25 @@ std::optional<std::vector<T>> VectorOfSlots(std::span<const std::byte> bytes, st
   return std::vector<T>(values, values + n);
 }
 
-// The storage vector of spec.dtype for `n` scalars, filled straight from the row where the slots
-// are the values as stored (int32, uint32, float32, float64, aligned), else sized for ScalarsInto.
+// The storage vector of `dtype` (not str) for `n` scalars, filled straight from the row where the
+// slots are the values as stored (int32, uint32, float32, float64, aligned), else sized for
+// ScalarsInto (`filled` false).
 model::ValueArray::Data StorageFor(const parquet::ColumnData& row, std::int64_t first,
                                    std::int64_t n, model::DType dtype, bool& filled) {
-  const std::span<const std::byte> bytes(row.values);
-  const auto size = static_cast<std::size_t>(n);
-  filled = false;
   using model::DType;
-  auto direct = [&]<class T>(std::type_identity<T>) -> model::ValueArray::Data {
-    if (auto values = VectorOfSlots<T>(bytes, first, n)) {
-      filled = true;
-      return std::move(*values);
-    }
-    return std::vector<T>(size);
-  };
-  switch (dtype) {
-    case DType::kInt32:
-      return direct(std::type_identity<std::int32_t>{});
-    case DType::kUint32:
-      return direct(std::type_identity<std::uint32_t>{});
-    case DType::kFloat32:
-      return direct(std::type_identity<float>{});
-    case DType::kFloat64:
-      return direct(std::type_identity<double>{});
-    case DType::kBool:
-    case DType::kUint8:
-      return std::vector<std::uint8_t>(size);
-    case DType::kInt8:
-      return std::vector<std::int8_t>(size);
-    case DType::kInt16:
-      return std::vector<std::int16_t>(size);
-    case DType::kUint16:
-      return std::vector<std::uint16_t>(size);
-    case DType::kEnum:
-      return std::vector<std::int32_t>(size);
-    case DType::kStr:
-      break;
-  }
-  return std::vector<std::string>();
+  const bool as_stored = dtype == DType::kInt32 || dtype == DType::kUint32 ||
+                         dtype == DType::kFloat32 || dtype == DType::kFloat64;
+  return model::WithScalarStorage(
+      dtype, [&]<class T>(std::type_identity<T>) -> model::ValueArray::Data {
+        if (as_stored) {
+          if (auto values = VectorOfSlots<T>(std::span<const std::byte>(row.values), first, n)) {
+            filled = true;
+            return std::move(*values);
+          }
+        }
+        filled = false;
+        return std::vector<T>(static_cast<std::size_t>(n));
+      });
 }
 
 }  // namespace

@@ -47,6 +47,41 @@ using ScalarSpan = OverScalarStorage<values_detail::MutableSpan>;
 // Whether `out` is a span of `dtype`'s storage type.
 bool HoldsStorageOf(const ScalarSpan& out, DType dtype);
 
+namespace values_detail {
+[[noreturn]] void ThrowNoScalarStorage(DType dtype);
+}  // namespace values_detail
+
+// Calls `f(std::type_identity<T>{})` with the storage type T of a fixed-width `dtype` (every dtype
+// but str: bool and uint8 → uint8_t, enum → int32_t codes, the others their C++ type) and returns
+// what it returns (the same type for every T). The one mapping of dtypes to storage types;
+// ValidationError for str.
+template <class F>
+decltype(auto) WithScalarStorage(DType dtype, F&& f) {
+  switch (dtype) {
+    case DType::kBool:
+    case DType::kUint8:
+      return f(std::type_identity<uint8_t>{});
+    case DType::kInt8:
+      return f(std::type_identity<int8_t>{});
+    case DType::kInt16:
+      return f(std::type_identity<int16_t>{});
+    case DType::kInt32:
+    case DType::kEnum:
+      return f(std::type_identity<int32_t>{});
+    case DType::kUint16:
+      return f(std::type_identity<uint16_t>{});
+    case DType::kUint32:
+      return f(std::type_identity<uint32_t>{});
+    case DType::kFloat32:
+      return f(std::type_identity<float>{});
+    case DType::kFloat64:
+      return f(std::type_identity<double>{});
+    case DType::kStr:
+      break;
+  }
+  values_detail::ThrowNoScalarStorage(dtype);
+}
+
 class ValueArray {
  public:
   using Data = OverScalarStorage<values_detail::Vector, std::vector<std::string>>;
