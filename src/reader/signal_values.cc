@@ -26,6 +26,30 @@ bool StartsBefore(const LazySignalValues& a, const LazySignalValues& b) {
          std::make_pair(y.locator.major, y.locator.minor.value_or(0));
 }
 
+// A batch's refs split: those whose handles are `state`'s, with their indices, sorted stably by
+// where their values start (so a batch reads each shard front to back, whatever order the caller
+// asks for: a training batch of records, each of signals stored apart), and the others' indices.
+struct ByStorage {
+  std::vector<std::pair<std::size_t, std::shared_ptr<const LazySignalValues>>> ours;
+  std::vector<std::size_t> others;
+};
+template <class SourceOf>
+ByStorage InStorageOrder(std::size_t n, SourceOf source_of,
+                         const std::shared_ptr<ReaderState>& state) {
+  ByStorage split;
+  for (std::size_t i = 0; i < n; ++i) {
+    auto lazy = std::dynamic_pointer_cast<const LazySignalValues>(source_of(i));
+    if (lazy != nullptr && lazy->state() == state) {
+      split.ours.emplace_back(i, std::move(lazy));
+    } else {
+      split.others.push_back(i);
+    }
+  }
+  std::stable_sort(split.ours.begin(), split.ours.end(),
+                   [](const auto& a, const auto& b) { return StartsBefore(*a.second, *b.second); });
+  return split;
+}
+
 }  // namespace
 
 std::shared_ptr<const model::ValueArray> SignalValuesRef::LoadValues() const {
@@ -93,22 +117,16 @@ std::vector<SignalValuesRef> Reader::GetSignalValues(std::span<const std::int64_
 
 std::vector<std::shared_ptr<const model::ValueArray>> Reader::LoadValues(
     std::span<const SignalValuesRef> refs) {
+  for (const SignalValuesRef& ref : refs) {
+    if (!ref.values_) {
+      throw Error({.object = Describe(ref.id_), .where = "values"}, "the signal has no values");
+    }
+  }
   SignalBatch batch;
   std::vector<std::size_t> batch_at(refs.size(), refs.size());
-  std::vector<std::pair<std::size_t, std::shared_ptr<const LazySignalValues>>> ours;
-  for (std::size_t i = 0; i < refs.size(); ++i) {
-    if (!refs[i].values_) {
-      throw Error({.object = Describe(refs[i].id_), .where = "values"}, "the signal has no values");
-    }
-    auto lazy = std::dynamic_pointer_cast<const LazySignalValues>(refs[i].values_);
-    if (lazy != nullptr && lazy->state() == state_) ours.emplace_back(i, std::move(lazy));
-  }
-  // Decoded in the order the values are stored (stably: refs in storage order stay as given), so
-  // the runs read each shard front to back and consecutive rows share their pages, whatever order
-  // the caller asks for (a training batch of records, each of signals stored apart).
-  std::stable_sort(ours.begin(), ours.end(),
-                   [](const auto& a, const auto& b) { return StartsBefore(*a.second, *b.second); });
-  for (auto& [i, lazy] : ours) batch_at[i] = batch.Add(std::move(lazy));
+  ByStorage split = InStorageOrder(
+      refs.size(), [&](std::size_t i) { return refs[i].values_; }, state_);
+  for (auto& [i, lazy] : split.ours) batch_at[i] = batch.Add(std::move(lazy));
   state_->StartSignals(batch, /*caller_runs_first=*/true);
   batch.Wait();
   std::vector<std::shared_ptr<const model::ValueArray>> out;
@@ -135,31 +153,20 @@ void Reader::LoadValuesInto(std::span<const SignalValuesRef> refs,
     CheckBuffers(refs[i], outs[i], validity_of(i), Describe(refs[i].id_));
   }
   SignalBatch batch;
-  std::vector<std::pair<std::size_t, std::shared_ptr<const LazySignalValues>>> ours;
-  std::vector<std::size_t> others;
-  for (std::size_t i = 0; i < refs.size(); ++i) {
-    auto lazy = std::dynamic_pointer_cast<const LazySignalValues>(refs[i].values_);
-    if (lazy != nullptr && lazy->state() == state_) {
-      ours.emplace_back(i, std::move(lazy));
-    } else {
-      others.push_back(i);
-    }
-  }
-  // In storage order, as LoadValues.
-  std::stable_sort(ours.begin(), ours.end(),
-                   [](const auto& a, const auto& b) { return StartsBefore(*a.second, *b.second); });
-  for (auto& [i, lazy] : ours) batch.AddInto(std::move(lazy), outs[i], validity_of(i));
-  if (!ours.empty()) {
+  ByStorage split = InStorageOrder(
+      refs.size(), [&](std::size_t i) { return refs[i].values_; }, state_);
+  for (auto& [i, lazy] : split.ours) batch.AddInto(std::move(lazy), outs[i], validity_of(i));
+  if (!split.ours.empty()) {
     state_->StartSignals(batch, /*caller_runs_first=*/true);
     batch.Wait();
   }
-  for (std::size_t k = 0; k < ours.size(); ++k) {
-    const std::size_t i = ours[k].first;
-    if (batch.Nulls(k) > 0 && validity.empty()) {
+  for (std::size_t k = 0; k < split.ours.size(); ++k) {
+    const std::size_t i = split.ours[k].first;
+    if (batch.Nulls(k) > 0 && validity_of(i).empty()) {
       model::ThrowNullsWithoutValidity(batch.Nulls(k), Describe(refs[i].id_));
     }
   }
-  for (std::size_t i : others) {
+  for (std::size_t i : split.others) {
     refs[i].values_->LoadInto(outs[i], validity_of(i), Describe(refs[i].id_));
   }
 }

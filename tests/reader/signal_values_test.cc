@@ -483,6 +483,14 @@ TEST(SignalValuesTest, LoadValuesIntoRefusesBuffersThatDoNotFitNamingTheSignal) 
   const std::vector<SignalValuesRef> hr_only{hr};
   const std::vector<model::ScalarSpan> hr_outs{std::span<double>(hr_values)};
   refused([&] { reader.LoadValuesInto(hr_only, hr_outs); }, hr_name, "null and no validity");
+  // A validity list whose span for the nullable signal is empty is no buffer for it either.
+  const std::vector<SignalValuesRef> lead_and_hr{lead, hr};
+  std::vector<std::uint8_t> lead_validity(floats.size());
+  const std::vector<model::ScalarSpan> pair_outs{std::span<float>(floats),
+                                                 std::span<double>(hr_values)};
+  const std::vector<std::span<std::uint8_t>> only_lead{lead_validity, {}};
+  refused([&] { reader.LoadValuesInto(lead_and_hr, pair_outs, only_lead); }, hr_name,
+          "null and no validity");
 }
 
 }  // namespace
