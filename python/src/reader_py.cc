@@ -441,11 +441,11 @@ void BindReader(py::module_& m) {
                 out, "out",
                 [&](const py::array& a, std::size_t i, py::ssize_t first, py::ssize_t room,
                     const std::string& what) {
-                  if (!refs.empty() && !refs[i].has_values()) {
+                  if (!refs[i].has_values()) {
                     throw Error({.object = what, .where = "values"}, "the signal has no values");
                   }
-                  return ScalarSpanOf(a, refs.empty() ? model::Spec{} : refs[i].spec(), first,
-                                      fit(room, scalars_of(i), what), what);
+                  return ScalarSpanOf(a, refs[i].spec(), first, fit(room, scalars_of(i), what),
+                                      what);
                 });
             std::vector<std::span<std::uint8_t>> valid;
             if (!validity.is_none()) {

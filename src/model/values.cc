@@ -137,7 +137,8 @@ ValueArray SignalValues::ReadSteps(int64_t begin, int64_t end, int64_t step_widt
 
 void SignalValues::LoadInto(ScalarSpan out, std::span<uint8_t> validity,
                             const std::string& object) const {
-  CopyValuesInto(*Load(), out, validity, object);
+  const int64_t nulls = CopyValuesInto(*Load(), out, validity, object);
+  if (nulls > 0 && validity.empty()) ThrowNullsWithoutValidity(nulls, object);
 }
 
 bool HoldsStorageOf(const ScalarSpan& out, DType dtype) {
@@ -174,12 +175,13 @@ void ThrowNullsWithoutValidity(int64_t nulls, const std::string& object) {
       std::to_string(nulls) + " step(s) are null and no validity buffer was given to mark them");
 }
 
-void CopyValuesInto(const ValueArray& from, ScalarSpan out, std::span<uint8_t> validity,
-                    const std::string& object) {
+int64_t CopyValuesInto(const ValueArray& from, ScalarSpan out, std::span<uint8_t> validity,
+                       const std::string& object) {
   if (out.index() != from.data().index() ||
-      std::visit([](auto span) { return span.size(); }, out) != static_cast<size_t>(from.size())) {
+      std::visit([](auto span) { return span.size(); }, out) != static_cast<size_t>(from.size()) ||
+      (!validity.empty() && from.has_validity() && validity.size() != from.validity().size())) {
     throw Error({.object = object, .where = "values"},
-                "the loaded values do not fit the buffer checked for them");
+                "the loaded values do not fit the buffers checked for them");
   }
   std::visit(
       [&](auto span) {
@@ -188,16 +190,13 @@ void CopyValuesInto(const ValueArray& from, ScalarSpan out, std::span<uint8_t> v
         if (!held.empty()) std::memcpy(span.data(), held.data(), held.size() * sizeof(T));
       },
       out);
+  if (validity.empty()) return from.null_count();
   if (from.has_validity()) {
-    if (validity.empty()) ThrowNullsWithoutValidity(from.null_count(), object);
-    if (validity.size() != from.validity().size()) {
-      throw Error({.object = object, .where = "validity"},
-                  "the loaded validity does not fit the buffer checked for it");
-    }
     std::memcpy(validity.data(), from.validity().data(), validity.size());
   } else {
     std::fill(validity.begin(), validity.end(), uint8_t{1});
   }
+  return from.null_count();
 }
 
 std::shared_ptr<const ValueArray> LoaderValues::Load() const {

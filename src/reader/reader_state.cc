@@ -181,21 +181,7 @@ std::int64_t ReaderState::ReadSignalIntoOn(values::ChunkReader& lane,
                           "the Zarr chunk decoded to " + std::to_string(values.size()) +
                               " values, the locator says " + std::to_string(n * width));
       }
-      std::visit(
-          [&](auto span) {
-            using T = typename decltype(span)::value_type;
-            const auto& held = std::get<std::vector<T>>(values.data());
-            std::copy(held.begin(), held.end(), span.begin());
-          },
-          part);
-      nulls += values.null_count();
-      if (part_validity.empty()) {
-        // The caller raises for nulls without a validity buffer.
-      } else if (values.has_validity()) {
-        std::copy(values.validity().begin(), values.validity().end(), part_validity.begin());
-      } else {
-        std::fill(part_validity.begin(), part_validity.end(), std::uint8_t{1});
-      }
+      nulls += model::CopyValuesInto(values, part, part_validity, chunk.locator.value_path);
     }
     step += n;
   }

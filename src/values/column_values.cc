@@ -17,16 +17,6 @@
 namespace timef::values {
 namespace {
 
-// The `n` slots from `first` of the decoder's byte buffer, which holds them as T objects (C++20
-// implicit object creation in std::byte storage) at T's alignment; nullptr when they are not
-// aligned (then read them with memcpy).
-template <class T>
-const T* AlignedSlots(std::span<const std::byte> bytes, std::int64_t first) {
-  const std::byte* from = bytes.data() + first * static_cast<std::int64_t>(sizeof(T));
-  if (reinterpret_cast<std::uintptr_t>(from) % alignof(T) != 0) return nullptr;
-  return std::launder(reinterpret_cast<const T*>(from));
-}
-
 template <class T>
 void CopyFixedInto(std::span<const std::byte> bytes, std::int64_t first, std::span<T> out) {
   if (out.empty()) return;
@@ -147,34 +137,24 @@ void ScalarsInto(const parquet::ColumnData& row, std::int64_t first, const model
   fail("no fixed-width storage for this dtype");
 }
 
-// A vector of the row's `n` slots of T built from the range in one pass: a vector sized first is
-// zero-filled, then overwritten, which was a tenth of a batch read.
-template <class T>
-std::optional<std::vector<T>> VectorOfSlots(std::span<const std::byte> bytes, std::int64_t first,
-                                            std::int64_t n) {
-  const T* values = AlignedSlots<T>(bytes, first);
-  if (values == nullptr) return std::nullopt;
-  return std::vector<T>(values, values + n);
-}
-
-// The storage vector of `dtype` (not str) for `n` scalars, filled straight from the row where the
-// slots are the values as stored (int32, uint32, float32, float64, aligned), else sized for
-// ScalarsInto (`filled` false).
-model::ValueArray::Data StorageFor(const parquet::ColumnData& row, std::int64_t first,
-                                   std::int64_t n, model::DType dtype, bool& filled) {
+// The row's `n` slots as the storage vector of `dtype` when they are the values as stored (int32,
+// uint32, float32, float64) at T's alignment, built from the range in one pass (a vector sized
+// first is zero-filled, then overwritten, which was a tenth of a batch read): the decoder's byte
+// buffer holds them as T objects (C++20 implicit object creation in std::byte storage). nullopt
+// otherwise: the caller sizes a vector and fills it with ScalarsInto.
+std::optional<model::ValueArray::Data> AsStored(const parquet::ColumnData& row, std::int64_t first,
+                                                std::int64_t n, model::DType dtype) {
   using model::DType;
-  const bool as_stored = dtype == DType::kInt32 || dtype == DType::kUint32 ||
-                         dtype == DType::kFloat32 || dtype == DType::kFloat64;
+  if (dtype != DType::kInt32 && dtype != DType::kUint32 && dtype != DType::kFloat32 &&
+      dtype != DType::kFloat64) {
+    return std::nullopt;
+  }
   return model::WithScalarStorage(
-      dtype, [&]<class T>(std::type_identity<T>) -> model::ValueArray::Data {
-        if (as_stored) {
-          if (auto values = VectorOfSlots<T>(std::span<const std::byte>(row.values), first, n)) {
-            filled = true;
-            return std::move(*values);
-          }
-        }
-        filled = false;
-        return std::vector<T>(static_cast<std::size_t>(n));
+      dtype, [&]<class T>(std::type_identity<T>) -> std::optional<model::ValueArray::Data> {
+        const std::byte* from = row.values.data() + first * static_cast<std::int64_t>(sizeof(T));
+        if (reinterpret_cast<std::uintptr_t>(from) % alignof(T) != 0) return std::nullopt;
+        const T* values = std::launder(reinterpret_cast<const T*>(from));
+        return std::vector<T>(values, values + n);
       });
 }
 
@@ -212,18 +192,15 @@ model::ValueArray RowToValues(const parquet::ColumnData& row, const model::Spec&
     for (std::int64_t i = 0; i < n; ++i) texts.emplace_back(Slot(row, first + i));
     return model::ValueArray(spec.dtype, std::move(texts), std::move(validity));
   }
-  bool filled = false;
-  model::ValueArray::Data data = StorageFor(row, first, n, spec.dtype, filled);
-  if (!filled) {
-    std::visit(
-        [&](auto& held) {
-          using T = typename std::decay_t<decltype(held)>::value_type;
-          if constexpr (!std::is_same_v<T, std::string>) {
-            ScalarsInto(row, first, spec, std::span<T>(held), fail);
-          }
-        },
-        data);
+  if (std::optional<model::ValueArray::Data> stored = AsStored(row, first, n, spec.dtype)) {
+    return model::ValueArray(spec.dtype, std::move(*stored), std::move(validity));
   }
+  model::ValueArray::Data data =
+      model::WithScalarStorage(spec.dtype, [&]<class T>(std::type_identity<T>) {
+        std::vector<T> held(static_cast<std::size_t>(n));
+        ScalarsInto(row, first, spec, std::span<T>(held), fail);
+        return model::ValueArray::Data(std::move(held));
+      });
   return model::ValueArray(spec.dtype, std::move(data), std::move(validity));
 }
 

@@ -166,12 +166,12 @@ class SignalValues {
 // neither empty nor `steps` bytes long.
 void CheckValueBuffers(DType dtype, int64_t scalars, int64_t steps, const ScalarSpan& out,
                        std::span<const uint8_t> validity, const std::string& object);
-// `from` into `out` and, when not empty, `validity` (all 1 when `from` has no nulls). REQUIRES:
-// the buffers passed CheckValueBuffers for `from`'s dtype and size (Error naming `object`
-// otherwise). ValidationError (ThrowNullsWithoutValidity) when `from` has null steps and
-// `validity` is empty: a null would otherwise read as the 0 stored in its place.
-void CopyValuesInto(const ValueArray& from, ScalarSpan out, std::span<uint8_t> validity,
-                    const std::string& object);
+// `from` into `out` and, when not empty, `validity` (all 1 when `from` has no nulls); returns
+// `from`'s null steps (the caller decides whether nulls without a validity buffer are an error:
+// ThrowNullsWithoutValidity). REQUIRES: the buffers passed CheckValueBuffers for `from`'s dtype and
+// size (Error naming `object` otherwise).
+int64_t CopyValuesInto(const ValueArray& from, ScalarSpan out, std::span<uint8_t> validity,
+                       const std::string& object);
 // The ValidationError of a buffer without validity for values with `nulls` null steps.
 [[noreturn]] void ThrowNullsWithoutValidity(int64_t nulls, const std::string& object);
 
