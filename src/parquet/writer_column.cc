@@ -271,7 +271,9 @@ void ColumnChunkWriter::EncodeValues(const Extent& page, std::vector<std::byte>&
   const auto begin = static_cast<std::size_t>(page.value_begin);
   const auto count = static_cast<std::size_t>(page.num_values());
   const Type type = stage_.column().physical_type;
-  const auto fixed = stage_.fixed_values().subspan(begin * width_, count * width_);
+  // Made only by the encodings of fixed-width values: a byte-array or dictionary-encoded column
+  // stages none, and a subspan past an empty span's end is undefined.
+  const auto fixed = [&] { return stage_.fixed_values().subspan(begin * width_, count * width_); };
   const auto strings = [&] { return stage_.byte_array_values().Slice(begin, begin + count); };
   switch (stage_.encoding()) {
     case Encoding::kRleDictionary: {
@@ -281,21 +283,22 @@ void ColumnChunkWriter::EncodeValues(const Extent& page, std::vector<std::byte>&
     }
     case Encoding::kPlain:
       if (type == Type::kBoolean) {
-        AppendPlainBooleans(As<std::uint8_t>(fixed), out);
+        AppendPlainBooleans(As<std::uint8_t>(fixed()), out);
       } else if (type == Type::kByteArray) {
         AppendPlainByteArrays(strings(), out);
       } else {
-        out.insert(out.end(), fixed.begin(), fixed.end());
+        const auto bytes = fixed();
+        out.insert(out.end(), bytes.begin(), bytes.end());
       }
       return;
     case Encoding::kRle:
-      AppendRleBooleans(As<std::uint8_t>(fixed), out);
+      AppendRleBooleans(As<std::uint8_t>(fixed()), out);
       return;
     case Encoding::kDeltaBinaryPacked:
       if (type == Type::kInt32) {
-        AppendDeltaBinaryPacked(As<std::int32_t>(fixed), out);
+        AppendDeltaBinaryPacked(As<std::int32_t>(fixed()), out);
       } else {
-        AppendDeltaBinaryPacked(As<std::int64_t>(fixed), out);
+        AppendDeltaBinaryPacked(As<std::int64_t>(fixed()), out);
       }
       return;
     case Encoding::kDeltaLengthByteArray:
@@ -309,14 +312,14 @@ void ColumnChunkWriter::EncodeValues(const Extent& page, std::vector<std::byte>&
         for (std::size_t i = 0; i <= count; ++i) {
           scratch_offsets_[i] = static_cast<std::int64_t>(i * width_);
         }
-        AppendDeltaByteArray(ByteArraysView{scratch_offsets_, fixed.data()}, out);
+        AppendDeltaByteArray(ByteArraysView{scratch_offsets_, fixed().data()}, out);
       }
       return;
     case Encoding::kByteStreamSplit:
       if (type == Type::kFloat) {
-        AppendByteStreamSplit(As<float>(fixed), out);
+        AppendByteStreamSplit(As<float>(fixed()), out);
       } else {
-        AppendByteStreamSplit(As<double>(fixed), out);
+        AppendByteStreamSplit(As<double>(fixed()), out);
       }
       return;
     default:
