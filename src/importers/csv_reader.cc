@@ -572,7 +572,8 @@ std::shared_ptr<model::Record> Read(const std::filesystem::path& path, const Rea
   if (time_index && time_unit == CsvTimeUnit::kAuto) {
     time_unit = TimeNameAndUnit(columns[*time_index]).second;
   }
-  for (const auto& [name, unit] : csv.units) {
+  for (const auto& entry : csv.units) {
+    const std::string& name = entry.first;
     const bool known = std::any_of(columns.begin(), columns.end(), [&](const Column& c) {
       return (c.header == name || c.name == name) &&
              (!time_index || c.index != static_cast<int>(*time_index));
