@@ -10,9 +10,12 @@
 # GCC accepts a precompiled header only when it was built with the same -fpic/-fpie setting,
 # debug-info level and __OPTIMIZE__ as the unit using it (CMake passes -Winvalid-pch, so a
 # rejected one shows as a warning), hence the separate PIC and PIE donors; the test support
-# objects are compiled as PIE (they only ever link into test executables). Only GCC: a clang PCH
-# must match its user's flags exactly (the fuzz tree). -DTIMEF_PCH=OFF builds without, which with
-# -DTIMEF_UNITY_BUILD=OFF checks that every source includes what it uses.
+# objects are compiled as PIE (they only ever link into test executables). Clang (the sanitizer
+# tree's compiler, Makefile) refuses a mismatched header with an error instead, so the same donors
+# serve it; its headers are built with -fno-pch-timestamp, without which ccache cannot cache the
+# units that use them. Not in a fuzz tree (TIMEF_BUILD_FUZZ), whose targets add flags of their own.
+# -DTIMEF_PCH=OFF builds without, which with -DTIMEF_UNITY_BUILD=OFF checks that every source
+# includes what it uses.
 option(TIMEF_PCH "Precompile nlohmann/json, GoogleTest and common standard headers" ON)
 
 set(timef_pch_common
@@ -20,10 +23,17 @@ set(timef_pch_common
   <memory> <optional> <set> <span> <string> <string_view> <utility> <variant> <vector>
   <nlohmann/json.hpp>)
 
-if(TIMEF_PCH AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+if(TIMEF_PCH AND (CMAKE_CXX_COMPILER_ID STREQUAL "GNU" OR
+                  (CMAKE_CXX_COMPILER_ID STREQUAL "Clang" AND NOT TIMEF_BUILD_FUZZ)))
   set(TIMEF_PCH_ENABLED ON)
 else()
   set(TIMEF_PCH_ENABLED OFF)
+endif()
+if(TIMEF_PCH_ENABLED AND CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  # Reproducible headers for ccache (its manual, "Precompiled headers"): clang otherwise stamps
+  # each one with its build time and checks the stamp against the file's. Read when the build
+  # files are generated, so it is set in the including (top-level) scope.
+  list(APPEND CMAKE_CXX_COMPILE_OPTIONS_CREATE_PCH -Xclang -fno-pch-timestamp)
 endif()
 
 # Declares the donors; called once from the top-level CMakeLists.txt before the targets.
