@@ -28,9 +28,9 @@ test: build
 # leak checking on), except two labels. `big`: the 2^31-sample write asserts its peak RSS, which
 # ASan's shadow memory and allocator quarantine change; it runs in `make test`. `asan-skip`:
 # checks in which no timef code runs (Python over the sources' text or over JSON files another
-# test wrote), so a sanitizer has nothing to add; each says why where it is registered. CI (.ci/run) runs
-# it after `make test` (its times: docs/architecture.md, "Tests and CI time"). `make fuzz` is
-# separate.
+# test wrote), so a sanitizer has nothing to add; each says why where it is registered. CI
+# (.ci/run) runs it after `make test` (its times: docs/architecture.md, "Tests and CI time").
+# `make fuzz` is separate.
 # ASan's run-time options there. Leak checking on. malloc_context_size=2: a report names the
 # allocating (and freeing) function and the allocator call above it, not 30 frames (the default).
 # ASan records that stack at every malloc, most of them DuckDB's (it intercepts the uninstrumented
