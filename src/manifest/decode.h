@@ -2,6 +2,7 @@
 // enumerations. Value rules (patterns, ranges, order) and cross-field rules are check.h's job.
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 #include "manifest/problems.h"
@@ -12,6 +13,10 @@ namespace timef::manifest::internal {
 
 // Reports shape problems; the returned manifest is meaningful only when none were reported.
 Manifest DecodeManifest(const Json& document, Problems& problems);
+
+// ParseManifest for a document already parsed by ParseJsonStrict from the file at `path` (a
+// reader that probes the document first parses it once): the same checks, the same errors.
+Manifest ParseManifestDocument(const Json& document, const std::filesystem::path& path);
 
 // A card (`metadata`, or a value of `parent_cards`/`lineage`). Unknown keys are dropped.
 Card DecodeCard(const Json& value, const std::string& pointer, Problems& problems);

@@ -71,17 +71,25 @@ std::vector<ManifestProblem> ValidateManifest(const Manifest& manifest) {
   return problems.Take();
 }
 
-ManifestCheck CheckManifest(std::string_view bytes) {
-  std::string syntax_problem;
-  std::optional<Json> document = ParseJsonStrict(bytes, &syntax_problem);
-  if (!document) return {std::nullopt, {SyntaxProblem(syntax_problem)}};
+namespace {
+
+ManifestCheck CheckDocument(const Json& document) {
   Problems problems;
-  Manifest manifest = internal::DecodeManifest(*document, problems);
+  Manifest manifest = internal::DecodeManifest(document, problems);
   // Value and cross-field rules read the decoded model, which is only whole without shape
   // problems.
   if (problems.empty()) internal::CheckManifestModel(manifest, problems);
   if (!problems.empty()) return {std::nullopt, problems.Take()};
   return {std::move(manifest), {}};
+}
+
+}  // namespace
+
+ManifestCheck CheckManifest(std::string_view bytes) {
+  std::string syntax_problem;
+  std::optional<Json> document = ParseJsonStrict(bytes, &syntax_problem);
+  if (!document) return {std::nullopt, {SyntaxProblem(syntax_problem)}};
+  return CheckDocument(*document);
 }
 
 Json ManifestToJson(const Manifest& manifest) {
@@ -104,6 +112,12 @@ std::string WriteManifest(const Manifest& manifest) {
 
 Manifest ParseManifest(std::string_view bytes, const std::filesystem::path& path) {
   ManifestCheck check = CheckManifest(bytes);
+  if (!check.manifest) ThrowProblems(check.problems, path);
+  return std::move(*check.manifest);
+}
+
+Manifest internal::ParseManifestDocument(const Json& document, const std::filesystem::path& path) {
+  ManifestCheck check = CheckDocument(document);
   if (!check.manifest) ThrowProblems(check.problems, path);
   return std::move(*check.manifest);
 }

@@ -1,14 +1,18 @@
 // Reader::Open and Reader::Verify (docs/format.md §11): presence and size at open (own files,
 // then the pinned files of each payload source), hashes on verify in the same order.
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string>
 #include <system_error>
 
 #include "core/checksum.h"
+#include "core/json_forms.h"
 #include "core/paths.h"
 #include "core/release_files.h"
 #include "legacy/legacy_catalog.h"
+#include "legacy/legacy_manifest.h"
+#include "manifest/decode.h"
 #include "manifest/release_directory.h"
 #include "reader/payload_sources.h"
 #include "reader/reader_state.h"
@@ -71,20 +75,28 @@ void CheckOnlyListedFiles(const fs::path& release_dir, const manifest::Manifest&
 
 }  // namespace
 
-DatasetVersion OpenLocalVersion(const fs::path& dir, const std::optional<fs::path>& sources_root) {
-  if (remote::IsUrl(dir.string())) {
-    throw ValidationError({.file = remote::RedactedUrl(dir.string())},
-                          "a URL is not a local version; open it with OpenVersion");
-  }
+namespace {
+
+// The manifest of a local release directory (after the §3.2 directory check), read and parsed
+// once: nullopt for a legacy directory (§15), whose reader reads its own manifest. A document
+// that is not JSON is reported by the native parser.
+std::optional<manifest::Manifest> ReadLocalManifest(const fs::path& dir) {
   // A dataset directory or registry root given instead is named for what it is (before the
   // legacy probe, which reads manifest.json).
   manifest::CheckReleaseDirectory(dir);
-  if (IsLegacyRelease(dir)) {
-    throw FormatError({.file = dir / manifest::kManifestFileName},
-                      "a legacy release (docs/format.md §15) is not a version: open it with "
-                      "Reader::Open (timef.open), which reads its native form, or upgrade it");
-  }
-  manifest::Manifest m = manifest::ReadManifest(dir / manifest::kManifestFileName);
+  const fs::path path = dir / manifest::kManifestFileName;
+  const std::string bytes = manifest::ReadManifestBytes(path);
+  std::string problem;
+  const std::optional<Json> document = ParseJsonStrict(bytes, &problem);
+  if (!document) return manifest::ParseManifest(bytes, path);  // raises the syntax problem
+  if (legacy::IsLegacyManifest(*document, path)) return std::nullopt;
+  return manifest::internal::ParseManifestDocument(*document, path);
+}
+
+// The version of the native release at `dir` whose manifest is `m`: every own file present with
+// its listed size, nothing unlisted, the payload sources resolved.
+DatasetVersion LocalVersion(const fs::path& dir, manifest::Manifest m,
+                            const std::optional<fs::path>& sources_root) {
   for (const manifest::FilePart* part : OwnFiles(m)) {
     const fs::path file = dir / part->path;
     const std::int64_t size = SizeOrThrow(file);
@@ -105,12 +117,28 @@ DatasetVersion OpenLocalVersion(const fs::path& dir, const std::optional<fs::pat
   return DatasetVersion(std::move(parts));
 }
 
+}  // namespace
+
+DatasetVersion OpenLocalVersion(const fs::path& dir, const std::optional<fs::path>& sources_root) {
+  if (remote::IsUrl(dir.string())) {
+    throw ValidationError({.file = remote::RedactedUrl(dir.string())},
+                          "a URL is not a local version; open it with OpenVersion");
+  }
+  std::optional<manifest::Manifest> m = ReadLocalManifest(dir);
+  if (!m) {
+    throw FormatError({.file = dir / manifest::kManifestFileName},
+                      "a legacy release (docs/format.md §15) is not a version: open it with "
+                      "Reader::Open (timef.open), which reads its native form, or upgrade it");
+  }
+  return LocalVersion(dir, std::move(*m), sources_root);
+}
+
 Reader Reader::Open(const fs::path& release_dir, const ReaderOptions& options) {
   if (remote::IsUrl(release_dir.string())) {
     return Open(OpenVersion(release_dir, options.sources_root), options);
   }
-  manifest::CheckReleaseDirectory(release_dir);
-  if (IsLegacyRelease(release_dir)) {
+  std::optional<manifest::Manifest> m = ReadLocalManifest(release_dir);
+  if (!m) {
     // docs/format.md §15.8: the native form the upgrade would write, as a metadata catalog in the
     // cache directory whose locators name the legacy shards (values read in place).
     legacy::LegacyCatalog catalog = legacy::OpenLegacyCatalog(
@@ -119,7 +147,7 @@ Reader Reader::Open(const fs::path& release_dir, const ReaderOptions& options) {
         release_dir, std::move(catalog.manifest), options, ResolvedSources{}, nullptr,
         LegacyOrigin{release_dir, std::move(catalog.legacy_files), catalog.dir}));
   }
-  return Open(OpenLocalVersion(release_dir, options.sources_root), options);
+  return Open(LocalVersion(release_dir, std::move(*m), options.sources_root), options);
 }
 
 void Reader::Verify() const { Verify(nullptr); }
