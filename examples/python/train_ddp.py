@@ -13,6 +13,7 @@ count repeats one sample so both ranks take as many steps. Rank 0 prints what al
 
 import argparse
 import os
+import sys
 import tempfile
 
 import torch
@@ -72,7 +73,23 @@ def train(rank, args, init_file):
         print("parameters equal on every process" if same else "parameters DIFFER")
         state = sampler.state_dict()
         print(f"checkpoint: epoch {state['epoch']}, global position {state['offset']}")
-    dist.destroy_process_group()
+    del loader  # stops persistent DataLoader workers, if any
+    leave()
+
+
+def leave():
+    """Ends this rank's process once every rank is here, without destroying the process group.
+
+    torch 1.13 (Debian 12's python3-torch) destroys a ProcessGroupGloo with the GIL held and
+    joins its worker threads there, while a worker that is still freeing a tensor Python made
+    waits for the GIL: the process can hang for good at the end (pytorch/pytorch#56297; upstream
+    releases the GIL there since #154976). So no rank runs that destructor: after a barrier (no
+    rank leaves while another still exchanges data), the process ends with os._exit and the
+    operating system releases the rest."""
+    dist.barrier()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 def main():

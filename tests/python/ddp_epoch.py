@@ -6,6 +6,7 @@ batches and finished by a fresh sampler loaded from the state (in a loader witho
 What every rank saw is gathered with all_gather_object; rank 0 writes it to OUT as JSON."""
 
 import json
+import os
 import sys
 
 import torch.distributed as dist
@@ -52,7 +53,14 @@ def main(release, init_file, rank, world, out):
     if rank == 0:
         with open(out, "w") as f:
             json.dump(gathered, f)
-    dist.destroy_process_group()
+    # Not dist.destroy_process_group(): in torch 1.13 it can hang for good (the gloo group's
+    # destructor holds the GIL while joining a worker that waits for it; see leave() in
+    # examples/python/train_ddp.py). Every rank waits for the others, then ends at once.
+    del loader  # stops the persistent DataLoader workers
+    dist.barrier()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":

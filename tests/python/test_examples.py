@@ -11,8 +11,9 @@ EXAMPLES = os.path.join(SOURCE_DIR, "examples", "python")
 
 
 def run(script, *args):
+    # A hang fails here (subprocess.TimeoutExpired) instead of at CTest's 1,500 s.
     out = subprocess.run([sys.executable, os.path.join(EXAMPLES, script), *map(str, args)],
-                         check=True, capture_output=True, text=True)
+                         check=True, capture_output=True, text=True, timeout=600)
     return out.stdout
 
 
