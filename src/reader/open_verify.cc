@@ -73,10 +73,6 @@ void CheckOnlyListedFiles(const fs::path& release_dir, const manifest::Manifest&
                         "); a reader refuses them, since they could change what is read");
 }
 
-}  // namespace
-
-namespace {
-
 // The manifest of a local release directory (after the §3.2 directory check), read and parsed
 // once: nullopt for a legacy directory (§15), whose reader reads its own manifest. A document
 // that is not JSON is reported by the native parser.
@@ -86,8 +82,7 @@ std::optional<manifest::Manifest> ReadLocalManifest(const fs::path& dir) {
   manifest::CheckReleaseDirectory(dir);
   const fs::path path = dir / manifest::kManifestFileName;
   const std::string bytes = manifest::ReadManifestBytes(path);
-  std::string problem;
-  const std::optional<Json> document = ParseJsonStrict(bytes, &problem);
+  const std::optional<Json> document = ParseJsonStrict(bytes, nullptr);
   if (!document) return manifest::ParseManifest(bytes, path);  // raises the syntax problem
   if (legacy::IsLegacyManifest(*document, path)) return std::nullopt;
   return manifest::internal::ParseManifestDocument(*document, path);
