@@ -222,6 +222,8 @@ def main():
     peers, shapes = make_peers(torch, Dataset, signals, tasks, scratch)
     report["corpus"].update({"tasks": shapes["tasks"][0], "signals": shapes["signals"][0],
                              "values_per_signal": shapes["signals"][1]})
+    # The datasets' default: decode lanes of the main process's reader (workers get 1 each).
+    report["decode_threads_num_workers_0"] = signals._open()._decode_threads
     throughput = {}
     for label, mine in (("TaskDataset(load_values=True)", tasks), ("SignalDataset", signals)):
         kind = "tasks" if mine is tasks else "signals"
@@ -243,7 +245,8 @@ def main():
     c = report["corpus"]
     print(f"## Training input from Python ({args.size} ECG corpus: {c['tasks']} records/tasks, "
           f"{c['signals']} signals of {c['values_per_signal']:,} float32; batch {BATCH}, "
-          f"median of {args.epochs} epochs; load {report['load_average']:.1f})\n")
+          f"median of {args.epochs} epochs; {report['decode_threads_num_workers_0']} decode "
+          f"threads with num_workers=0; load {report['load_average']:.1f})\n")
     print("| TaskDataset without values | items/s | target |")
     print("| --- | ---: | --- |")
     for label, rate in no_values.items():

@@ -27,17 +27,45 @@ def _release_dir(release):
     return os.fspath(release)
 
 
+# Decode threads a dataset's reader gets by default outside DataLoader workers (decode_threads=None).
+# A batch read by the main process (num_workers=0) holds up the training loop, whose own threads
+# wait meanwhile; two lanes cut load_values of 32 ECG leads from 21 to 13 µs a lead on 2 cores
+# (docs/benchmarks.md, "Training input from Python"). More than 2 was not measured.
+_MAIN_PROCESS_DECODE_THREADS = 2
+
+
+def _usable_cpus():
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 class _ReaderHolder:
-    def __init__(self, release):
+    def __init__(self, release, decode_threads):
+        if decode_threads is not None and (isinstance(decode_threads, bool)
+                                           or not isinstance(decode_threads, int)):
+            raise _reader._timef.ValidationError(
+                f"{type(self).__name__}: decode_threads is None or an int, got {decode_threads!r}")
         self._path = _release_dir(release)
+        self._decode_threads = decode_threads
         self._reader = None
         self._pid = None
+
+    def _reader_decode_threads(self):
+        if self._decode_threads is not None:
+            return self._decode_threads
+        # Workers already decode side by side, one process each: one lane per worker.
+        if torch.utils.data.get_worker_info() is not None:
+            return 1
+        return max(1, min(_MAIN_PROCESS_DECODE_THREADS, _usable_cpus()))
 
     def _open(self):
         # A reader is used by one thread at a time; a DataLoader worker is one process with its
         # own copy after fork, and a spawned worker has none yet.
         if self._reader is None or self._pid != os.getpid():
-            self._reader = _reader.TimeFReader.open(self._path)
+            self._reader = _reader.TimeFReader.open(
+                self._path, decode_threads=self._reader_decode_threads())
             self._pid = os.getpid()
         return self._reader
 
@@ -58,10 +86,15 @@ class SignalDataset(_ReaderHolder, Dataset):
     signal's shape ``[n_values, *value_shape]`` and dtype (bool, int8…int32, float32/64; enum as
     int32 codes; uint16/uint32 widened to int32/int64). A nullable signal adds ``"valid"``, a bool
     tensor per step (null steps hold 0 in ``values``).
+
+    ``decode_threads``: the threads that decode one batch's values (TimeFReader.open's option).
+    None (the default) gives the reader of a DataLoader worker 1 and the reader of any other
+    process (``num_workers=0``) 2, or 1 on a single usable CPU.
     """
 
-    def __init__(self, release, *, spec_type=None, split=None, record_ids=None):
-        super().__init__(release)
+    def __init__(self, release, *, spec_type=None, split=None, record_ids=None,
+                 decode_threads=None):
+        super().__init__(release, decode_threads)
         reader = self._open()
         wanted = None
         if record_ids is not None:
@@ -165,11 +198,12 @@ class TaskDataset(_ReaderHolder, Dataset):
     first time an item of the batch is asked for. Items are kept as plain items, so a later
     ``__getitem__`` reads no task. ``preload()`` reads everything now (call it before a forking
     DataLoader starts its workers, so they share the items instead of each reading them).
+    ``decode_threads`` as in SignalDataset.
     """
 
     def __init__(self, release, *, split=None, task_type=None, load_values=False, transform=None,
-                 batch_size=_reader._timef.TASK_BATCH_SIZE):
-        super().__init__(release)
+                 batch_size=_reader._timef.TASK_BATCH_SIZE, decode_threads=None):
+        super().__init__(release, decode_threads)
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise _reader._timef.ValidationError(
                 f"TaskDataset: batch_size is an int of at least 1, got {batch_size!r}")

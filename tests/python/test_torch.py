@@ -466,3 +466,67 @@ def test_batched_items_equal_single_items_and_reach_the_loader(hello, labelled, 
     assert seen == [signals[i]["signal_id"] for i in range(len(signals))]
     assert [len(c) for c in calls] == [min(4, len(signals) - at)
                                        for at in range(0, len(signals), 4)]
+
+
+def _worker_decode_threads(items):
+    # A collate function runs in the worker: it reports the lanes of that worker's reader.
+    return torch.utils.data.get_worker_info().dataset._open()._decode_threads
+
+
+@pytest.mark.parametrize("context", ["fork", "spawn"])
+def test_decode_threads_default_to_two_outside_workers_and_one_inside(labelled, context):
+    signals = SignalDataset(labelled)
+    assert signals._open()._decode_threads == min(2, len(__import__("os").sched_getaffinity(0)))
+    loader = DataLoader(signals, batch_size=4, num_workers=2, collate_fn=_worker_decode_threads,
+                        multiprocessing_context=multiprocessing.get_context(context))
+    assert set(loader) == {1}
+    pinned = SignalDataset(labelled, decode_threads=3)
+    assert pinned._open()._decode_threads == 3
+    loader = DataLoader(pinned, batch_size=4, num_workers=1, collate_fn=_worker_decode_threads,
+                        multiprocessing_context=multiprocessing.get_context(context))
+    assert set(loader) == {3}
+
+
+@pytest.fixture(scope="module")
+def long_leads(tmp_path_factory):
+    """Six records of two 6,000-step leads and a classification task each: a batch of them is
+    heavy enough for the reader to split it over two decode lanes."""
+    root = tmp_path_factory.mktemp("long-leads")
+    dataset = timef.Dataset("tests/long-leads", "1.0.0")
+    spec = timef.Spec("ecg", dtype="float32", unit="mV")
+    rng = np.random.default_rng(7)
+    for i in range(6):
+        record = dataset.add_record(timef.Record(start_time_us=i * 10**9))
+        source = record.add_source("ecg")
+        axis = timef.TimeAxis.from_rate(500)
+        for name in ("I", "II"):
+            steps = np.round(rng.normal(size=6000), 3).astype(np.float32)
+            source.add_signal(timef.Signal(name, spec, axis, steps))
+        dataset.add_task(timef.ClassificationTask(inputs=[record], targets=[RHYTHMS[i % 3]],
+                                                  target_schema="rhythm-v1", split="train"))
+    return timef.write(dataset, root, card={"name": "long leads", "description": "tests",
+                                            "license": "CC0-1.0", "domains": ["cardiology"]})
+
+
+def test_decode_threads_give_the_same_items(long_leads):
+    expected = expected_values(long_leads)
+    for make in (lambda n: SignalDataset(long_leads, decode_threads=n),
+                 lambda n: TaskDataset(long_leads, load_values=True, decode_threads=n)):
+        one, two = make(1), make(2)
+        assert one._open()._decode_threads == 1 and two._open()._decode_threads == 2
+        order = list(range(len(one)))[::-1]
+        for a, b in zip(one.__getitems__(order), two.__getitems__(order)):
+            _same_item(a, b)
+    signals = SignalDataset(long_leads, decode_threads=2)
+    for item in signals.__getitems__(list(range(len(signals)))):
+        assert item["values"].numpy().tobytes() == expected[item["signal_id"]][1].tobytes()
+
+
+@pytest.mark.parametrize("bad", [True, 2.0, "2"])
+def test_decode_threads_must_be_an_int(labelled, bad):
+    with pytest.raises(timef.ValidationError, match="decode_threads"):
+        SignalDataset(labelled, decode_threads=bad)
+    with pytest.raises(timef.ValidationError, match="decode_threads"):
+        TaskDataset(labelled, decode_threads=bad)
+    with pytest.raises(timef.ValidationError, match="decode_threads"):
+        SignalDataset(labelled, decode_threads=0)
