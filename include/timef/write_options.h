@@ -34,8 +34,8 @@
     "zstd level of the values and payload pages (checked only with zstd compression)")          \
   X(threads, int, 1, 1, 256,                                                                      \
     "threads of a write (1 = the calling thread alone; more: a row group of values is encoded " \
-    "and compressed in the background while the next is loaded, its pages compressed on the "   \
-    "threads but one); the release's bytes are the same for every count")                        \
+    "ahead and its pages compressed on that many threads in the background while the next is "  \
+    "loaded); the release's bytes are the same for every count")                                 \
   X(zarr_compression_level, int, 9, 0, 9, "blosc level of the Zarr inner chunks (§8.4)")         \
   X(text_pack_threshold_bytes, std::int64_t, 256, 0, ::timef::write_option::kNoLimit,           \
     "texts longer than this many UTF-8 bytes (lists: summed element bytes) go to payload files")

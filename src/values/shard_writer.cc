@@ -126,9 +126,13 @@ parquet::WriterOptions ShardWriterOptions(const model::Spec& spec, manifest::Val
   parquet::WriterOptions writer_options;
   writer_options.compression = options.compression;
   writer_options.compression_level = options.compression_level;
-  // With several threads, one of them encodes row groups ahead (ValuesSession); the Parquet writer
-  // compresses on the others.
-  writer_options.compression_threads = std::max(1, options.compression_threads - 1);
+  // With N > 1 threads the Parquet writer compresses each row group on N threads off the calling
+  // thread (its background thread and N - 2 helpers; the caller helps only once it waits), while
+  // ValuesSession encodes row groups ahead on threads of their own. N - 1 here (as until
+  // 2026-12-07) left one compressor, which runs on the caller, so zstd and the loaders took
+  // turns on one core: an ECG write on 2 threads ran 1.07x faster than on 1, now 1.66x
+  // (docs/benchmarks.md "Compression off the loading thread").
+  writer_options.compression_threads = options.compression_threads;
   writer_options.data_page_target_bytes = options.data_page_target_bytes;
   writer_options.columns = ShardColumnOptions(spec, encoding);
   writer_options.key_value_metadata = {parquet::KeyValue{kSpecTypeKey, spec.spec_type}};

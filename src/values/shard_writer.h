@@ -21,7 +21,7 @@
 namespace timef::values {
 
 // Threads: the ShardWriter is not thread-safe. With options.compression_threads = N > 1 its Parquet
-// writer compresses and writes each row group in the background on N - 1 threads (FileWriter), and
+// writer compresses and writes each row group in the background on N threads (FileWriter), and
 // row groups may be encoded apart, on other threads, by EncodeRowGroup, then written here in order:
 // the file is byte-identical for every thread count and either way of writing.
 class ShardWriter {

@@ -190,8 +190,8 @@ class ValuesSession {
     // Encoded ahead: an encoded row group does not depend on the shard it lands in, so with N
     // threads up to N - 1 row groups are staged and encoded on threads of their own while this
     // thread loads the next (more than one ahead was no faster on 2 cores: 1.36-1.38 against
-    // 1.29 s for the import bench's EDF files). They are written here in order, compressed on the
-    // Parquet writer's N - 1 threads, so the shards are those of one thread.
+    // 1.29 s for the import bench's EDF files). They are written here in order, compressed in the
+    // background on the Parquet writer's N threads, so the shards are those of one thread.
     if (!encode_options_) {
       encode_options_ = std::make_shared<const parquet::WriterOptions>(ShardWriterOptions(
           *spec_, *encoding_, options_,
