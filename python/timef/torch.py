@@ -105,6 +105,7 @@ class SignalDataset(_ReaderHolder, Dataset):
             wanted = sorted(used) if wanted is None else [i for i in wanted if i in used]
         items = []
         steps = {}
+        kinds = {}
         if wanted is None or wanted:
             for record in reader.iter_records(record_ids=wanted):
                 for signal in record.signals:
@@ -114,6 +115,7 @@ class SignalDataset(_ReaderHolder, Dataset):
                         continue
                     items.append((signal.id, record.id))
                     steps[signal.id] = signal.n_values
+                    kinds[signal.id] = _direct_kind(signal.spec)
         # The order the values are stored in (signal_ids(order="values")), so consecutive items
         # share pages and a block sampler keeps that locality: a block is a run of rows read front
         # to back, one parked page per block of a window. (Records first would interleave a
@@ -122,6 +124,7 @@ class SignalDataset(_ReaderHolder, Dataset):
         items.sort(key=lambda item: position[item[0]])
         self._items = items
         self._steps = np.array([steps[sid] for sid, _ in items], dtype=np.int64)
+        self._kinds = [kinds[sid] for sid, _ in items]
 
     def __len__(self):
         return len(self._items)
@@ -138,9 +141,23 @@ class SignalDataset(_ReaderHolder, Dataset):
 
     def __getitems__(self, indices):
         """The items at ``indices`` (a DataLoader hands a whole batch of indices here), their
-        values read in one ``load_values`` call: one locator lookup for the batch, each page
-        decoded once for the signals it holds, the reads issued together."""
-        picked = [self._items[operator.index(i)] for i in indices]
+        values read in one call: one locator lookup for the batch, each page decoded once for
+        the signals it holds, the reads issued together. When the batch's signals share one dtype
+        and value shape and none is nullable, they are decoded straight into one zero-padded
+        ``[batch, longest, *value_shape]`` tensor whose rows the items' ``values`` are (views:
+        an item kept alive keeps that tensor), and ``collate_pad`` hands out that tensor as the
+        batch's ``values`` instead of copying the rows into a new one."""
+        at = [operator.index(i) for i in indices]
+        picked = [self._items[i] for i in at]
+        kinds = {self._kinds[i] for i in at}
+        if len(kinds) == 1 and None not in kinds:
+            # One dtype and value shape, no nulls: decoded straight into one zero-padded batch
+            # tensor, which collate_pad then hands out without copying (_read_into_rows).
+            (rows,) = _read_into_rows(
+                self._open(), [([(sid, int(self._steps[i])) for (sid, _), i in zip(picked, at)],
+                                kinds.pop())])
+            return [{"signal_id": sid, "record_id": rid, "values": row}
+                    for (sid, rid), row in zip(picked, rows)]
         arrays = (self._open().load_values([sid for sid, _ in picked], writable=True)
                   if picked else [])
         return [self._make(sid, rid, values) for (sid, rid), values in zip(picked, arrays)]
@@ -171,6 +188,55 @@ def _to_tensor(values):
     elif not values.flags.writeable:
         values = values.copy()  # torch tensors are writable; a read-only buffer is not handed out
     return torch.from_numpy(values), valid
+
+
+# Torch dtypes of the storage types that load_values_into writes as a tensor holds them (enum as
+# its int32 codes). uint16/uint32 need widening and a nullable spec its mask: those go through
+# load_values and _to_tensor.
+_DIRECT_DTYPES = {"bool": torch.bool, "int8": torch.int8, "uint8": torch.uint8,
+                  "int16": torch.int16, "int32": torch.int32, "float32": torch.float32,
+                  "float64": torch.float64, "enum": torch.int32}
+
+
+def _direct_kind(spec):
+    """(torch dtype, value shape) when a signal of `spec` can be decoded straight into a tensor's
+    row (_read_into_rows), else None."""
+    dtype = _DIRECT_DTYPES.get(spec.dtype)
+    if dtype is None or spec.nullable:
+        return None
+    return dtype, tuple(spec.value_shape)
+
+
+# The attribute that marks a values tensor as row k of a batch buffer (_read_into_rows); collation
+# takes the buffer itself instead of copying the rows into a new one, once (it drops the marks).
+_ROW = "_timef_batch_row"
+
+
+def _read_into_rows(reader, leaves):
+    """Decodes whole batches of signals into zero-padded buffers, one per leaf, in one
+    load_values_into call. `leaves`: per leaf (one place in the items' values, e.g. lead "II" of
+    a task's first input), ((signal ID, steps) per item in batch order, (dtype, value shape)).
+    Returns per leaf the items' values: row k is a view of the first `steps` of row k of a
+    [batch, longest, *value shape] tensor, zero past each item's end, marked so that collate_pad
+    and collate_crop (from step 0) hand out that tensor without copying the rows."""
+    ids, views, out = [], [], []
+    for rows, (dtype, shape) in leaves:
+        longest = max((steps for _, steps in rows), default=0)
+        buffer = torch.zeros((len(rows), longest, *shape), dtype=dtype)
+        array = buffer.numpy()
+        leaf = []
+        for k, (signal_id, steps) in enumerate(rows):
+            # numpy slicing and from_numpy: half the cost of a torch slice and .numpy() per row.
+            view = array[k, :steps]
+            row = torch.from_numpy(view)
+            setattr(row, _ROW, (buffer, k))
+            ids.append(signal_id)
+            views.append(view)
+            leaf.append(row)
+        out.append(leaf)
+    if ids:
+        reader.load_values_into(ids, views)
+    return out
 
 
 class TaskDataset(_ReaderHolder, Dataset):
@@ -291,7 +357,7 @@ class TaskDataset(_ReaderHolder, Dataset):
             values, valid = [], []
             for record in signals:
                 record_values, record_valid = {}, {}
-                for name, _ in record:
+                for name, *_ in record:
                     tensor, steps = _to_tensor(next(arrays))
                     record_values[name] = tensor
                     if steps is not None:
@@ -307,7 +373,7 @@ class TaskDataset(_ReaderHolder, Dataset):
 
     def _values(self, signal_lists):
         ids = [sid for signals in signal_lists if signals is not None
-               for record in signals for _, sid in record]
+               for record in signals for _, sid, *_ in record]
         return iter(self._open().load_values(ids, writable=True) if ids else [])
 
     def __getitem__(self, index):
@@ -316,11 +382,42 @@ class TaskDataset(_ReaderHolder, Dataset):
 
     def __getitems__(self, indices):
         """The items at ``indices`` (a DataLoader hands a whole batch of indices here): with
-        ``load_values``, the values of every item's input records read in one ``load_values``
-        call for the batch."""
+        ``load_values``, the values of every item's input records read in one call for the
+        batch. When every item has the same inputs layout (input count, signal names, each
+        name of one dtype and value shape, no nullable signal), each leaf (input j's signal
+        "name") is decoded straight into one zero-padded tensor, as in
+        SignalDataset.__getitems__, and ``collate_pad`` hands it out without copying."""
         cached = [self._cached(i) for i in indices]
+        fused = self._read_into_rows(cached)
+        if fused is not None:
+            return fused
         arrays = self._values([signals for _, signals in cached])
         return [self._finish(item, signals, arrays) for item, signals in cached]
+
+    def _read_into_rows(self, cached):
+        """The items of a batch whose values have one structure (the same input count and
+        signal names, each name of one dtype and value shape, no nulls), decoded straight into
+        one zero-padded tensor per leaf (_read_into_rows), which collate_pad hands out without
+        copying; None for any other batch."""
+        if not cached or cached[0][1] is None:
+            return None
+        layout = [[(name, kind) for name, _, _, kind in record] for record in cached[0][1]]
+        if any(kind is None for record in layout for _, kind in record):
+            return None
+        for _, signals in cached[1:]:
+            if [[(name, kind) for name, _, _, kind in record] for record in signals] != layout:
+                return None
+        leaves = [([(signals[j][n][1], signals[j][n][2]) for _, signals in cached], kind)
+                  for j, record in enumerate(layout) for n, (_, kind) in enumerate(record)]
+        rows = iter(_read_into_rows(self._open(), leaves))
+        per_leaf = {(j, n): next(rows) for j, record in enumerate(layout)
+                    for n in range(len(record))}
+        out = []
+        for k, (item, _) in enumerate(cached):
+            item["values"] = [{name: per_leaf[(j, n)][k] for n, (name, _) in enumerate(record)}
+                              for j, record in enumerate(layout)]
+            out.append(item if self._transform is None else self._transform(item))
+        return out
 
 
 def _class_key(value):
@@ -381,8 +478,8 @@ def _inline_targets(table):
 
 
 def _signals(record, task_id):
-    """(name, signal ID) of each numeric signal with values of `record` (an input of task
-    `task_id`), in the record's order."""
+    """(name, signal ID, steps, _direct_kind) of each numeric signal with values of `record` (an
+    input of task `task_id`), in the record's order."""
     signals = []
     names = set()
     for signal in record.signals:
@@ -393,7 +490,7 @@ def _signals(record, task_id):
                 f"TaskDataset: record {record.id} (input of task {task_id}) has two "
                 f"signals named '{signal.name}'; values are keyed by signal name")
         names.add(signal.name)
-        signals.append((signal.name, signal.id))
+        signals.append((signal.name, signal.id, signal.n_values, _direct_kind(signal.spec)))
     return signals
 
 
@@ -411,7 +508,13 @@ def collate_pad(items):
     bools a bool tensor, floats a float64 tensor, tensors of one shape are stacked, dicts are
     batched key by key; anything else (strings, None, lists, tensors of different shapes)
     stays a list. ValidationError naming the key for items whose keys, leaf dtypes, value
-    shapes or structures differ."""
+    shapes or structures differ.
+
+    Items from a dataset's ``__getitems__`` (what a DataLoader with a ``batch_size`` collates)
+    may already hold a leaf's values as the rows, in order, of one zero-padded tensor of the
+    batch's shape; that tensor is then the batch's leaf as it is, with no copy (so the batch
+    shares memory with those items' ``values``). Only once: collating the same items again, or
+    them reordered or in part, copies."""
     return _collate(items, _pad_window)
 
 
@@ -552,15 +655,37 @@ def _pad_leaf(column, where, place, window, windows, like):
     else:
         raise _reader._timef.ValidationError(
             f"collate: '{where}' has no '{like}' counterpart to be padded like")
-    out = torch.zeros((len(column), size, *column[0].shape[1:]), dtype=column[0].dtype)
-    mask = torch.zeros((len(column), size), dtype=torch.bool)
-    taken = torch.zeros(len(column), dtype=torch.int64)
-    for i, (t, start) in enumerate(zip(column, starts)):
-        take = max(min(t.shape[0] - start, size), 0)
-        out[i, :take] = t[start:start + take]
-        mask[i, :take] = True
-        taken[i] = take
+    takes = [max(min(n - start, size), 0) for n, start in zip(lengths, starts)]
+    out = _batch_buffer(column, size, starts)
+    if out is None:
+        out = torch.zeros((len(column), size, *column[0].shape[1:]), dtype=column[0].dtype)
+        for i, (t, start, take) in enumerate(zip(column, starts, takes)):
+            out[i, :take] = t[start:start + take]
+    taken = torch.tensor(takes, dtype=torch.int64)
+    mask = torch.arange(size) < taken[:, None]
     return out, taken, mask
+
+
+def _batch_buffer(column, size, starts):
+    """The zero-padded buffer the tensors of `column` are the rows of, in order, when
+    _read_into_rows made them so and the window is the buffer's whole width from step 0; None
+    otherwise (then the rows are copied). Each tensor is checked to still view the start of its
+    row, and the marks are dropped: a buffer is handed out once."""
+    mark = getattr(column[0], _ROW, None)
+    if mark is None:
+        return None
+    buffer = mark[0]
+    if buffer.shape[0] != len(column) or buffer.shape[1] != size or any(starts):
+        return None
+    start, row_bytes = buffer.data_ptr(), buffer.stride(0) * buffer.element_size()
+    for k, t in enumerate(column):
+        row = getattr(t, _ROW, None)
+        if (row is None or row[0] is not buffer or row[1] != k or t.shape[0] > size
+                or t.data_ptr() != start + k * row_bytes):
+            return None
+    for t in column:
+        delattr(t, _ROW)
+    return buffer
 
 
 def _stack(column):

@@ -455,12 +455,17 @@ def test_batched_items_equal_single_items_and_reach_the_loader(hello, labelled, 
     with pytest.raises(IndexError):
         tasks.__getitems__([0, len(tasks)])
 
-    # A DataLoader with a batch size asks for the batch at once: one load_values per batch.
+    # A DataLoader with a batch size asks for the batch at once: one read per batch
+    # (load_values, or load_values_into for a batch decoded into its tensor).
     reader = signals._open()
     calls = []
     real = type(reader).load_values
     monkeypatch.setattr(type(reader), "load_values",
                         lambda self, ids, **kw: calls.append(list(ids)) or real(self, ids, **kw))
+    real_into = type(reader).load_values_into
+    monkeypatch.setattr(type(reader), "load_values_into",
+                        lambda self, ids, out, **kw: calls.append(list(ids))
+                        or real_into(self, ids, out, **kw))
     loader = DataLoader(signals, batch_size=4, collate_fn=lambda items: items)
     seen = [item["signal_id"] for batch in loader for item in batch]
     assert seen == [signals[i]["signal_id"] for i in range(len(signals))]
@@ -530,3 +535,93 @@ def test_decode_threads_must_be_an_int(labelled, bad):
         TaskDataset(labelled, decode_threads=bad)
     with pytest.raises(timef.ValidationError, match="decode_threads"):
         SignalDataset(labelled, decode_threads=0)
+
+
+def _spec_types(release):
+    with timef.TimeFReader.open(release) as r:
+        out = {}
+        for record in r.iter_records():
+            for s in record.signals:
+                if s.spec.dtype != "str" and s.has_values:
+                    out[s.spec.spec_type] = s.spec
+        return out
+
+
+def test_a_batch_of_one_kind_is_decoded_into_the_batch_tensor(hello):
+    """SignalDataset.__getitems__ over signals of one dtype and value shape without nulls
+    decodes them into one zero-padded tensor (their values are its rows), and collate_pad hands
+    that tensor out as the batch's values without copying, exactly once."""
+    expected = expected_values(hello)
+    direct = 0
+    direct_batches = []  # spec types of several signals
+    for spec_type, spec in _spec_types(hello).items():
+        dataset = SignalDataset(hello, spec_type=spec_type)
+        order = list(range(len(dataset)))[::-1]
+        items = dataset.__getitems__(order)
+        for item, i in zip(items, order):
+            _same_item(item, dataset[i])
+            want = expected[item["signal_id"]][1]
+            if not isinstance(want, np.ma.MaskedArray):
+                got = item["values"].numpy()
+                assert got.astype(want.dtype).tobytes() == want.tobytes()
+        batch = collate_pad(items)
+        check_padded(batch["values"], batch["lengths"], batch["mask"],
+                     [item["values"] for item in items])
+        fused = spec.dtype not in ("uint16", "uint32") and not spec.nullable
+        assert (batch["values"].data_ptr() == items[0]["values"].data_ptr()) == fused, spec_type
+        direct += fused
+        if fused:
+            # Once: the same items again, or reordered, are copied into a new tensor.
+            again = collate_pad(items)
+            assert again["values"].data_ptr() != batch["values"].data_ptr()
+            assert again["values"].numpy().tobytes() == batch["values"].numpy().tobytes()
+            if len(items) > 1:
+                items = dataset.__getitems__(order)
+                reordered = collate_pad(items[::-1])
+                assert reordered["values"].data_ptr() != items[-1]["values"].data_ptr()
+                check_padded(reordered["values"], reordered["lengths"], reordered["mask"],
+                             [item["values"] for item in items[::-1]])
+                part = collate_pad(items[:1])
+                assert part["values"].data_ptr() != items[0]["values"].data_ptr()
+                check_padded(part["values"], part["lengths"], part["mask"], [items[0]["values"]])
+                direct_batches.append(spec_type)
+            # A crop from step 0 as wide as the batch takes the buffer too; a narrower one copies.
+            items = dataset.__getitems__(order)
+            longest = max(item["values"].shape[0] for item in items)
+            cropped = collate_crop(longest)(items)
+            assert cropped["values"].data_ptr() == items[0]["values"].data_ptr()
+            items = dataset.__getitems__(order)
+            narrow = collate_crop(max(1, longest - 1))(items)
+            check_padded(narrow["values"], narrow["lengths"], narrow["mask"],
+                         [item["values"] for item in items])
+    assert direct >= 3 and direct_batches
+
+
+def test_task_batches_of_one_layout_are_decoded_into_the_batch_tensors(long_leads, labelled):
+    for release, fused in ((long_leads, True), (labelled, False)):  # labelled: a uint16 flag
+        dataset = TaskDataset(release, task_type="classification", load_values=True)
+        order = [3, 0, 5, 1][:len(dataset)]
+        items = dataset.__getitems__(order)
+        for item, i in zip(items, order):
+            _same_item(item, dataset[i])
+        batch = collate_pad(items)
+        for name in items[0]["values"][0]:
+            leaf = batch["values"][0][name]
+            check_padded(leaf, batch["lengths"][0][name], batch["mask"][0][name],
+                         [item["values"][0][name] for item in items])
+            assert (leaf.data_ptr() == items[0]["values"][0][name].data_ptr()) == fused, name
+
+
+def test_batch_tensors_reach_the_loader_from_workers(long_leads):
+    expected = expected_values(long_leads)
+    dataset = SignalDataset(long_leads)
+    loader = DataLoader(dataset, batch_size=5, num_workers=2, collate_fn=collate_pad,
+                        multiprocessing_context=multiprocessing.get_context("spawn"))
+    seen = []
+    for batch in loader:
+        for row, (sid, n) in enumerate(zip(batch["signal_id"].tolist(),
+                                           batch["lengths"].tolist())):
+            assert batch["values"][row, :n].numpy().tobytes() == expected[sid][1].tobytes()
+            assert not batch["values"][row, n:].any()
+            seen.append(sid)
+    assert sorted(seen) == sorted(expected)
