@@ -388,13 +388,13 @@ class TaskDataset(_ReaderHolder, Dataset):
         "name") is decoded straight into one zero-padded tensor, as in
         SignalDataset.__getitems__, and ``collate_pad`` hands it out without copying."""
         cached = [self._cached(i) for i in indices]
-        fused = self._read_into_rows(cached)
+        fused = self._items_in_batch_tensors(cached)
         if fused is not None:
             return fused
         arrays = self._values([signals for _, signals in cached])
         return [self._finish(item, signals, arrays) for item, signals in cached]
 
-    def _read_into_rows(self, cached):
+    def _items_in_batch_tensors(self, cached):
         """The items of a batch whose values have one structure (the same input count and
         signal names, each name of one dtype and value shape, no nulls), decoded straight into
         one zero-padded tensor per leaf (_read_into_rows), which collate_pad hands out without

@@ -291,7 +291,7 @@ WriteResult Write(model::Dataset& dataset, manifest::Card card, const fs::path& 
       // The audit raises FormatError on a committed release; here the data being written breaks
       // an invariant, which is a ValidationError (docs/format.md §3.3 step 6, §14).
       try {
-        catalog::Audit(control, writer::AuditFactsOf(m));
+        catalog::Audit(control, writer::AuditFactsOf(m), options.threads);
       } catch (const catalog::AuditError& e) {
         throw ValidationError({.file = e.path(), .object = e.object(), .where = e.where()},
                               e.problem());

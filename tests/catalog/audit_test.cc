@@ -936,7 +936,28 @@ TEST(AuditTest, ValidCatalogPassesAndStaysUnchanged) {
   MakeValidCatalog(path);
   const std::string before = FileChecksum(path);
   EXPECT_NO_THROW(Audit(path, ValidFacts()));
+  EXPECT_NO_THROW(Audit(path, ValidFacts(), 4));
   EXPECT_EQ(FileChecksum(path), before);
+}
+
+TEST(AuditTest, OnSeveralConnectionsTheEarliestFailingCheckIsRaised) {
+  ScratchDir dir;
+  const auto path = dir / "control.duckdb";
+  MakeValidCatalog(path);
+  // Two invariants broken: C4 (duplicate keys) comes before P2 (an unused payload source) in
+  // the order, and is what every lane count raises, though the lanes check P2 too.
+  RunSql(path, {"UPDATE signals SET signal_key = 5 WHERE signal_key = 6"});
+  AuditFacts facts = ValidFacts();
+  facts.payload_sources["acme/zzz@2.0.0"] = {"time_series/part-00000000.parquet"};
+  for (const int threads : {1, 2, 3, 25, 64}) {
+    try {
+      Audit(path, facts, threads);
+      ADD_FAILURE() << "audit passed with " << threads << " threads";
+    } catch (const AuditError& e) {
+      EXPECT_EQ(e.invariant(), "C4") << threads << " threads: " << e.what();
+      EXPECT_NE(e.problem().find("(e.g. 5)"), std::string::npos) << threads << ": " << e.what();
+    }
+  }
 }
 
 TEST(AuditTest, ChecksTheListedInvariantsInOrder) {
@@ -1009,8 +1030,11 @@ TEST_P(AuditBreakTest, NamesTheInvariant) {
   if (!c.sql.empty()) RunSql(path, c.sql);
   AuditFacts facts = ValidFacts();
   if (c.facts) c.facts(facts);
+  // Half the cases (by the name's hash, so always the same half) audit on three connections at
+  // once: the failure raised must be the one the checks in order raise, whichever lane ran it.
+  const int threads = std::hash<std::string>{}(c.name) % 2 == 0 ? 1 : 3;
   try {
-    Audit(path, facts);
+    Audit(path, facts, threads);
     FAIL() << "audit passed";
   } catch (const AuditError& e) {
     EXPECT_EQ(e.invariant(), c.invariant) << e.what();

@@ -1,7 +1,13 @@
 #include "catalog/audit/audit.h"
 
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <exception>
 #include <functional>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "catalog/audit/audit_probe.h"
 #include "catalog/duckdb/duckdb_database.h"
@@ -54,12 +60,53 @@ std::vector<std::string> AuditedInvariants() {
   return out;
 }
 
-void Audit(const std::filesystem::path& catalog, const AuditFacts& facts) {
+void Audit(const std::filesystem::path& catalog, const AuditFacts& facts, int threads) {
   Database db = Database::Open(catalog, AccessMode::kReadOnly);
   Connection connection(db);
   audit::Context ctx{connection, facts, catalog, {}, {}};
   LoadRelations(ctx);
-  for (const Check& check : kChecks) check.run(ctx);
+  constexpr std::size_t kCount = std::size(kChecks);
+  const auto lanes = static_cast<std::size_t>(std::clamp<int>(threads, 1, kCount));
+  if (lanes == 1) {
+    for (const Check& check : kChecks) check.run(ctx);
+    return;
+  }
+  // The checks are taken in order by whichever lane is free; a lane skips the checks after the
+  // earliest one known to have failed, and the earliest failure is raised once all have stopped.
+  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> first_failed{kCount};
+  std::array<std::exception_ptr, kCount> failures;
+  auto run = [&](const audit::Context& lane) {
+    for (std::size_t i = next++; i < kCount; i = next++) {
+      if (i > first_failed.load()) continue;
+      try {
+        kChecks[i].run(lane);
+      } catch (...) {
+        failures[i] = std::current_exception();
+        std::size_t seen = first_failed.load();
+        while (i < seen && !first_failed.compare_exchange_weak(seen, i)) {
+        }
+      }
+    }
+  };
+  {
+    std::vector<std::jthread> helpers;
+    helpers.reserve(lanes - 1);
+    for (std::size_t k = 1; k < lanes; ++k) {
+      helpers.emplace_back([&] {
+        try {
+          Connection own(db);
+          run(audit::Context{own, facts, catalog, ctx.relations, ctx.views});
+        } catch (...) {
+          // A connection that cannot be made: its share of the checks runs on the other lanes.
+        }
+      });
+    }
+    run(ctx);
+  }  // helpers joined
+  for (const std::exception_ptr& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
 }
 
 }  // namespace timef::catalog

@@ -47,6 +47,12 @@ std::vector<std::string> AuditedInvariants();
 
 // Opens `catalog` read-only and checks every invariant above in order; raises AuditError for the
 // first violation. Other failures (missing file, not DuckDB) raise FileError/FormatError.
-void Audit(const std::filesystem::path& catalog, const AuditFacts& facts);
+// Threads: with `threads` > 1 the invariants' checks run on up to that many connections of the
+// one database at once (the calling thread and threads started for the call), each check whole
+// on one thread; what is raised is what the checks in order would raise: the failure of the
+// earliest check that fails (a check after it may have run, or been skipped; its outcome is
+// dropped). The writer passes its WriteOptions::threads; a catalog nobody vouches for (a
+// release being verified) is better audited with 1, which runs no check after a failing one.
+void Audit(const std::filesystem::path& catalog, const AuditFacts& facts, int threads = 1);
 
 }  // namespace timef::catalog
