@@ -351,14 +351,14 @@ class TaskDataset(_ReaderHolder, Dataset):
             item["targets"] = item["targets"].clone()
         return item, signals
 
-    def _finish(self, item, signals, arrays):
-        # `arrays`: an iterator over the values of `signals`' IDs, in order.
+    def _finish(self, item, signals, tensors):
+        # `tensors`: an iterator over (values, valid steps or None) of `signals`' IDs, in order.
         if signals is not None:
             values, valid = [], []
             for record in signals:
                 record_values, record_valid = {}, {}
                 for name, *_ in record:
-                    tensor, steps = _to_tensor(next(arrays))
+                    tensor, steps = next(tensors)
                     record_values[name] = tensor
                     if steps is not None:
                         record_valid[name] = steps
@@ -374,7 +374,7 @@ class TaskDataset(_ReaderHolder, Dataset):
     def _values(self, signal_lists):
         ids = [sid for signals in signal_lists if signals is not None
                for record in signals for _, sid, *_ in record]
-        return iter(self._open().load_values(ids, writable=True) if ids else [])
+        return map(_to_tensor, self._open().load_values(ids, writable=True) if ids else [])
 
     def __getitem__(self, index):
         item, signals = self._cached(index)
@@ -391,8 +391,8 @@ class TaskDataset(_ReaderHolder, Dataset):
         fused = self._items_in_batch_tensors(cached)
         if fused is not None:
             return fused
-        arrays = self._values([signals for _, signals in cached])
-        return [self._finish(item, signals, arrays) for item, signals in cached]
+        tensors = self._values([signals for _, signals in cached])
+        return [self._finish(item, signals, tensors) for item, signals in cached]
 
     def _items_in_batch_tensors(self, cached):
         """The items of a batch whose values have one structure (the same input count and
@@ -401,23 +401,21 @@ class TaskDataset(_ReaderHolder, Dataset):
         copying; None for any other batch."""
         if not cached or cached[0][1] is None:
             return None
-        layout = [[(name, kind) for name, _, _, kind in record] for record in cached[0][1]]
+
+        def layout_of(signals):  # per input record, (name, kind) of each signal
+            return [[(name, kind) for name, _, _, kind in record] for record in signals]
+
+        layout = layout_of(cached[0][1])
         if any(kind is None for record in layout for _, kind in record):
             return None
-        for _, signals in cached[1:]:
-            if [[(name, kind) for name, _, _, kind in record] for record in signals] != layout:
-                return None
+        if any(layout_of(signals) != layout for _, signals in cached[1:]):
+            return None
         leaves = [([(signals[j][n][1], signals[j][n][2]) for _, signals in cached], kind)
                   for j, record in enumerate(layout) for n, (_, kind) in enumerate(record)]
-        rows = iter(_read_into_rows(self._open(), leaves))
-        per_leaf = {(j, n): next(rows) for j, record in enumerate(layout)
-                    for n in range(len(record))}
-        out = []
-        for k, (item, _) in enumerate(cached):
-            item["values"] = [{name: per_leaf[(j, n)][k] for n, (name, _) in enumerate(record)}
-                              for j, record in enumerate(layout)]
-            out.append(item if self._transform is None else self._transform(item))
-        return out
+        per_leaf = _read_into_rows(self._open(), leaves)  # in the order of `leaves`
+        # Item by item, in the order _finish takes them: input by input, signal by signal.
+        tensors = ((rows[k], None) for k in range(len(cached)) for rows in per_leaf)
+        return [self._finish(item, signals, tensors) for item, signals in cached]
 
 
 def _class_key(value):
